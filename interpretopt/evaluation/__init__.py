@@ -1,0 +1,1 @@
+"""interpretopt.evaluation"""
