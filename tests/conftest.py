@@ -18,6 +18,12 @@ except ImportError:  # pragma: no cover - hypothesis is in the test extra
     pass
 
 
+# CI exports a relative INTERPRETOPT_DATA; pin it to an absolute path so tests that change
+# directory still find the files.
+if os.environ.get("INTERPRETOPT_DATA"):
+    os.environ["INTERPRETOPT_DATA"] = str(Path(os.environ["INTERPRETOPT_DATA"]).resolve())
+
+
 def _data_dir() -> Path | None:
     value = os.environ.get("INTERPRETOPT_DATA")
     if value and Path(value).is_dir():

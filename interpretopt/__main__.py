@@ -1,0 +1,5 @@
+import sys
+
+from interpretopt.cli import main
+
+sys.exit(main())

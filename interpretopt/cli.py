@@ -1,0 +1,124 @@
+"""Command line: ``interpretopt list | demo | run | table | plot | reproduce``.
+
+The CLI is the only layer (with the experiment runner it drives) that prints; everything
+below it returns values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from interpretopt.exceptions import InterpretoptError
+
+__all__ = ["main", "build_parser"]
+
+
+def _print_table(rows: list[dict], columns: Sequence[str]) -> None:
+    if not rows:
+        print("(none)")
+        return
+    cells = [[str(r.get(c, "")) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    print("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip())
+    print("  ".join("-" * w for w in widths))
+    for row in cells:
+        print("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip())
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    what = args.what
+    if what == "datasets":
+        from interpretopt.data import list_datasets
+
+        rows = [_as_dict(r) for r in list_datasets(data_dir=args.data_dir)]
+        _print_table(rows, [c for c in ("name", "kind", "available", "n_classes", "source") if rows and c in rows[0]])
+    elif what == "models":
+        from interpretopt.blackbox import list_models
+
+        rows = [_as_dict(r) for r in list_models()]
+        _print_table(rows, [c for c in ("name", "available", "paper", "description") if rows and c in rows[0]])
+    elif what == "solvers":
+        from interpretopt.solvers import available_solvers
+
+        rows = [_as_dict(r) for r in available_solvers()]
+        _print_table(rows, [c for c in ("name", "available", "version", "lp", "milp", "duals", "interface")
+                            if rows and c in rows[0]])
+    elif what == "methods":
+        from interpretopt.methods import list_methods
+
+        rows = list_methods()
+        _print_table(rows, ["method", "available", "estimators", "learns"])
+        for r in rows:
+            if r["problem"]:
+                print(f"note: {r['method']} is unavailable: {r['problem']}", file=sys.stderr)
+    elif what == "configs":
+        from interpretopt.experiments.cli_commands import cmd_list_configs
+
+        return cmd_list_configs(args)
+    return 0
+
+
+def _as_dict(row) -> dict:
+    if isinstance(row, dict):
+        return row
+    if hasattr(row, "__dataclass_fields__"):
+        from dataclasses import asdict
+
+        return asdict(row)
+    return dict(vars(row))
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from interpretopt.demo import run_demo
+
+    run_demo(random_state=args.seed, solver=args.solver)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="interpretopt",
+        description="Interpretable machine-learning methods written as optimization problems.",
+    )
+    parser.add_argument("--data-dir", default=None,
+                        help="directory holding the benchmark data files (default: $INTERPRETOPT_DATA)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="list datasets, black-box models, solvers, methods or configs")
+    p.add_argument("what", choices=["datasets", "models", "solvers", "methods", "configs"])
+    p.set_defaults(func=_cmd_list)
+
+    p = sub.add_parser("demo", help="train a RandomForest on breast cancer and explain it with the methods")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--solver", default="highs", help="solver for the optimization-based methods (default highs)")
+    p.set_defaults(func=_cmd_demo)
+
+    try:
+        from interpretopt.experiments.cli_commands import add_experiment_commands
+    except ImportError:  # the experiments layer is optional at import time only while it is absent
+        add_experiment_commands = None
+    if add_experiment_commands is not None:
+        add_experiment_commands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.data_dir is not None:
+        os.environ["INTERPRETOPT_DATA"] = args.data_dir
+    try:
+        return int(args.func(args) or 0)
+    except InterpretoptError as exc:
+        print(f"interpretopt: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interpretopt: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
