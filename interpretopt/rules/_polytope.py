@@ -1,0 +1,200 @@
+"""Polytopes ``{x : C x <= b}``: the leaves of trees with oblique (hyperplane) splits.
+
+A MTRE-PAN leaf is the conjunction of the half-spaces on its root path; each split
+``w . x + w0 <= 0`` adds the row ``C_i = w``, ``b_i = -w0`` (its other side ``-w . x < w0``
+is stored as ``-w . x <= w0``).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from interpretopt.exceptions import InputError
+from interpretopt.rules._condition import as_matrix, feature_name, format_value
+
+__all__ = ["Polytope"]
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.array(a, dtype=float, copy=True)
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Polytope:
+    """The set ``{x in R^d : C x <= b}``.
+
+    Parameters
+    ----------
+    C : array-like (m, d)
+        One row per linear inequality; ``m = 0`` (shape ``(0, d)``) is the whole space.
+    b : array-like (m,)
+
+    Examples
+    --------
+    >>> P = Polytope.bounding_box([0, 0], [1, 2])
+    >>> P.contains([[0.5, 1.0], [2.0, 0.0]]).tolist()
+    [True, False]
+    """
+
+    C: np.ndarray
+    b: np.ndarray
+
+    def __post_init__(self) -> None:
+        try:
+            C = np.asarray(self.C, dtype=float)
+            b = np.asarray(self.b, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"Polytope C and b must be numeric arrays: {exc}") from None
+        if C.ndim != 2:
+            raise InputError(f"Polytope C must be 2-D (m constraints, d features), got shape {C.shape}; "
+                             "use np.empty((0, d)) for no constraints")
+        if b.ndim == 0:
+            b = b.reshape(1)
+        if b.ndim != 1 or b.shape[0] != C.shape[0]:
+            raise InputError(f"Polytope C has shape {C.shape} but b has shape {b.shape}; b needs one entry per row of C "
+                             f"({C.shape[0]})")
+        if not np.isfinite(C).all():
+            raise InputError("Polytope C contains NaN or infinite coefficients")
+        if np.isnan(b).any():
+            raise InputError("Polytope b contains NaN")
+        object.__setattr__(self, "C", _frozen(C))
+        object.__setattr__(self, "b", _frozen(b))
+
+    # -- construction
+    @classmethod
+    def universe(cls, d: int) -> Polytope:
+        """The whole space R^d (no constraints)."""
+        return cls(np.empty((0, int(d))), np.empty(0))
+
+    @classmethod
+    def bounding_box(cls, lo: Any, hi: Any) -> Polytope:
+        """The box ``lo <= x <= hi`` as ``2 d`` rows (infinite bounds are skipped)."""
+        lo = np.asarray(lo, dtype=float).ravel()
+        hi = np.asarray(hi, dtype=float).ravel()
+        if lo.shape != hi.shape:
+            raise InputError(f"bounding_box: lo has {lo.size} entries but hi has {hi.size}")
+        if (lo > hi).any():
+            j = int(np.nonzero(lo > hi)[0][0])
+            raise InputError(f"bounding_box: lo[{j}] = {lo[j]} exceeds hi[{j}] = {hi[j]}")
+        d = lo.size
+        eye = np.eye(d)
+        rows, rhs = [], []
+        for j in range(d):
+            if np.isfinite(hi[j]):
+                rows.append(eye[j]); rhs.append(hi[j])
+            if np.isfinite(lo[j]):
+                rows.append(-eye[j]); rhs.append(-lo[j])
+        C = np.array(rows, dtype=float).reshape(-1, d)
+        return cls(C, np.array(rhs, dtype=float))
+
+    def add(self, c: Any, b: float) -> Polytope:
+        """A new polytope with the inequality ``c . x <= b`` appended."""
+        c = np.asarray(c, dtype=float).ravel()
+        if c.shape[0] != self.dim:
+            raise InputError(f"Polytope.add: c has {c.shape[0]} coefficients but the polytope lives in R^{self.dim}")
+        if not isinstance(b, numbers.Real) and np.ndim(b) != 0:
+            raise InputError(f"Polytope.add: b must be a scalar, got shape {np.shape(b)}")
+        return Polytope(np.vstack([self.C, c[None, :]]), np.append(self.b, float(b)))
+
+    def intersect(self, other: Polytope) -> Polytope:
+        """The intersection (rows of both)."""
+        if other.dim != self.dim:
+            raise InputError(f"cannot intersect polytopes in R^{self.dim} and R^{other.dim}")
+        return Polytope(np.vstack([self.C, other.C]), np.concatenate([self.b, other.b]))
+
+    def __and__(self, other: Polytope) -> Polytope:
+        return self.intersect(other)
+
+    # -- value semantics
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Polytope):
+            return NotImplemented
+        return self.C.shape == other.C.shape and np.array_equal(self.C, other.C) and np.array_equal(self.b, other.b)
+
+    def __hash__(self) -> int:
+        return hash((self.C.shape, self.C.tobytes(), self.b.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"Polytope(m={self.n_constraints}, d={self.dim})"
+
+    @property
+    def dim(self) -> int:
+        """Dimension d of the space."""
+        return self.C.shape[1]
+
+    @property
+    def n_constraints(self) -> int:
+        """Number m of inequalities."""
+        return self.C.shape[0]
+
+    def __len__(self) -> int:
+        return self.n_constraints
+
+    # -- evaluation
+    def contains(self, X: Any, tol: float = 1e-9) -> np.ndarray:
+        """Boolean (n,): rows ``x`` of ``X`` with ``C x <= b + tol``; a 1-D ``X`` is one point."""
+        X = np.asarray(X if not hasattr(X, "to_numpy") else X.to_numpy(), dtype=float)
+        single = X.ndim == 1
+        if single:
+            X = X.reshape(1, -1)
+        X = as_matrix(X)
+        if X.shape[1] != self.dim:
+            raise InputError(f"X has {X.shape[1]} columns but the polytope lives in R^{self.dim}")
+        if self.n_constraints == 0:
+            out = np.ones(X.shape[0], dtype=bool)
+        else:
+            out = (X @ self.C.T <= self.b + tol).all(axis=1)
+        return out
+
+    evaluate = contains
+
+    def slack(self, X: Any) -> np.ndarray:
+        """``b - C x`` per point and row, (n, m); negative entries are violated inequalities."""
+        X = np.asarray(X, dtype=float)
+        return self.b - X @ self.C.T
+
+    def is_empty(self, tol: float = 1e-9) -> bool:
+        """Whether ``{x : C x <= b}`` has no point (an LP feasibility check with scipy's HiGHS)."""
+        if self.n_constraints == 0:
+            return False
+        from scipy.optimize import linprog  # local: keeps `import interpretopt.rules` light
+
+        res = linprog(np.zeros(self.dim), A_ub=self.C, b_ub=self.b + tol, bounds=[(None, None)] * self.dim,
+                      method="highs")
+        return res.status == 2
+
+    # -- rendering
+    def render(self, feature_names: Sequence[str] | None = None, *, precision: int = 4) -> str:
+        """One linear inequality per line, e.g. ``0.5*age - 2*income <= 3``."""
+        if self.n_constraints == 0:
+            return "true"
+        return "\n".join(self._render_row(i, feature_names, precision) for i in range(self.n_constraints))
+
+    def _render_row(self, i: int, feature_names: Sequence[str] | None, precision: int) -> str:
+        terms = []
+        for j, a in enumerate(self.C[i]):
+            if a == 0:
+                continue
+            name = feature_name(j, feature_names)
+            mag = abs(a)
+            coef = "" if mag == 1 else f"{float(f'{mag:.{precision}g}'):g}*"
+            sign = "-" if a < 0 else "+"
+            terms.append((sign, f"{coef}{name}"))
+        if not terms:
+            lhs = "0"
+        else:
+            first_sign, first = terms[0]
+            lhs = ("-" if first_sign == "-" else "") + first
+            lhs += "".join(f" {s} {t}" for s, t in terms[1:])
+        rhs = float(f"{self.b[i]:.{precision}g}") if np.isfinite(self.b[i]) else self.b[i]
+        return f"{lhs} <= {format_value(rhs)}"
+
+    def __str__(self) -> str:
+        return self.render()

@@ -1,0 +1,189 @@
+"""Coverage matrices, bit packing and popcounts, first cover, support and overlap."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from interpretopt.exceptions import InputError
+from interpretopt.rules import (
+    Condition,
+    Conjunction,
+    RuleSet,
+    and_popcount,
+    binary_coverage,
+    binary_coverage_packed,
+    coverage_matrix,
+    first_cover,
+    n_words,
+    overlap,
+    pack_binary_columns,
+    pack_coverage,
+    pack_vector,
+    packed_all,
+    packed_and,
+    packed_any,
+    packed_not,
+    packed_or,
+    popcount,
+    rule_columns,
+    support,
+    unpack_coverage,
+)
+
+bool_matrix = st.integers(0, 200).flatmap(
+    lambda n: st.integers(0, 5).flatmap(lambda k: arrays(bool, (n, k))))
+
+
+@given(bool_matrix)
+def test_pack_roundtrip_and_popcount(A):
+    P = pack_coverage(A)
+    assert P.dtype == np.uint64 and P.shape == (A.shape[1], n_words(A.shape[0]))
+    np.testing.assert_array_equal(unpack_coverage(P, A.shape[0]), A)
+    np.testing.assert_array_equal(popcount(P), A.sum(axis=0))
+
+
+@given(st.integers(1, 200).flatmap(lambda n: st.tuples(arrays(bool, (n, 3)), arrays(bool, (n, 3)), arrays(bool, n))))
+def test_and_popcount_equals_boolean_and(args):
+    A, B, y = args
+    PA, PB, py = pack_coverage(A), pack_coverage(B), pack_vector(y)
+    np.testing.assert_array_equal(and_popcount(PA, PB), (A & B).sum(axis=0))
+    np.testing.assert_array_equal(and_popcount(PA, py), (A & y[:, None]).sum(axis=0))
+    np.testing.assert_array_equal(unpack_coverage(packed_and(PA, PB), len(y)), A & B)
+    np.testing.assert_array_equal(unpack_coverage(packed_or(PA, PB), len(y)), A | B)
+    NA = packed_not(PA, len(y))
+    np.testing.assert_array_equal(unpack_coverage(NA, len(y)), ~A)
+    np.testing.assert_array_equal(popcount(NA), (~A).sum(axis=0))  # tail bits stay clear
+    assert popcount(packed_any(PA)) == A.any(axis=1).sum()
+    assert popcount(packed_all(PA, len(y))) == A.all(axis=1).sum()
+    assert popcount(packed_all(PA, len(y), rows=[])) == len(y)
+    assert popcount(packed_any(PA, rows=[])) == 0
+
+
+def test_popcount_of_vector_is_scalar():
+    v = np.zeros(130, dtype=bool)
+    v[[0, 63, 64, 129]] = True
+    p = pack_vector(v)
+    assert p.shape == (3,) and popcount(p) == 4
+    np.testing.assert_array_equal(unpack_coverage(p, 130), v)
+
+
+def test_pack_empty_and_bad_input():
+    assert pack_coverage(np.zeros((0, 3), dtype=bool)).shape == (3, 0)
+    assert pack_coverage(np.zeros((5, 0), dtype=bool)).shape == (0, 1)
+    with pytest.raises(InputError, match="2-D"):
+        pack_coverage(np.zeros(4, dtype=bool))
+    with pytest.raises(InputError, match="uint64"):
+        popcount(np.zeros((2, 2), dtype=np.int64))
+    with pytest.raises(InputError, match="widths differ"):
+        and_popcount(np.zeros((2, 2), np.uint64), np.zeros(3, np.uint64))
+    with pytest.raises(InputError, match="cannot unpack"):
+        unpack_coverage(np.zeros((1, 1), np.uint64), 65)
+
+
+def _naive_binary(X_bin, cols):
+    return np.column_stack([X_bin[:, c].all(axis=1) if len(c) else np.ones(len(X_bin), bool) for c in cols]) \
+        if cols else np.zeros((len(X_bin), 0), bool)
+
+
+@given(st.integers(1, 150).flatmap(lambda n: arrays(np.uint8, (n, 6), elements=st.integers(0, 1))),
+       st.lists(st.lists(st.integers(0, 5), max_size=4, unique=True), max_size=8))
+def test_binary_coverage_matches_naive(X_bin, cols):
+    expected = _naive_binary(X_bin, [np.array(c, dtype=int) for c in cols])
+    np.testing.assert_array_equal(binary_coverage(X_bin, cols), expected)
+    np.testing.assert_array_equal(binary_coverage(X_bin.astype(bool), cols), expected)
+    P = pack_binary_columns(X_bin)
+    packed = binary_coverage_packed(None, cols, packed_columns=P, n_samples=len(X_bin))
+    np.testing.assert_array_equal(popcount(packed), expected.sum(axis=0))
+
+
+def test_binary_coverage_bad_input():
+    with pytest.raises(InputError, match="0/1"):
+        binary_coverage(np.array([[0, 2]]), [[0]])
+    with pytest.raises(InputError, match="0/1"):
+        binary_coverage(np.array([[0.5, 1.0]]), [[0]])
+    with pytest.raises(InputError, match="outside 0..1"):
+        binary_coverage(np.array([[0, 1]]), [[0, 2]])
+    with pytest.raises(InputError, match="2-D"):
+        binary_coverage(np.array([0, 1]), [[0]])
+
+
+def test_rule_columns_maps_conditions_to_columns():
+    conds = [Condition(0, "<=", 1), Condition(0, ">", 1), Condition(1, "==", "a")]
+    rules = [Conjunction([conds[2], conds[0]]), Conjunction([conds[1]]), Conjunction()]
+    cols = rule_columns(rules, conds)
+    assert [c.tolist() for c in cols] == [[0, 2], [1], []]
+    with pytest.raises(InputError, match="not a column"):
+        rule_columns([Conjunction([Condition(3, "<=", 0)])], conds)
+    # raw and binarized coverage agree
+    X = pd.DataFrame({"v": [0.0, 2.0, 1.0], "c": ["a", "a", "b"]})
+    X_bin = np.column_stack([c.evaluate(X) for c in conds]).astype(np.uint8)
+    np.testing.assert_array_equal(binary_coverage(X_bin, cols), coverage_matrix(rules, X))
+
+
+def test_coverage_matrix_shapes_and_sources():
+    X = np.array([[0.0, 1.0], [2.0, 3.0], [1.0, 0.0]])
+    rules = [Conjunction([Condition(0, "<=", 1)]), Condition(1, ">", 0.5), Conjunction()]
+    A = coverage_matrix(rules, X)
+    assert A.dtype == bool and A.shape == (3, 3)
+    np.testing.assert_array_equal(A, [[1, 1, 1], [0, 1, 1], [1, 0, 1]])
+    np.testing.assert_array_equal(coverage_matrix(RuleSet(rules), X), A)
+    assert coverage_matrix([], X).shape == (3, 0)
+
+
+def test_first_cover_exhaustive_small():
+    for bits in range(2 ** 6):
+        A = np.array([(bits >> i) & 1 for i in range(6)], dtype=bool).reshape(2, 3)
+        fc = first_cover(A)
+        for i in range(2):
+            hits = np.nonzero(A[i])[0]
+            assert fc[i] == (hits[0] if hits.size else -1)
+    assert first_cover(np.zeros((3, 0), bool)).tolist() == [-1, -1, -1]
+
+
+def test_support_and_overlap():
+    X = np.arange(10, dtype=float).reshape(-1, 1)
+    rules = [Conjunction([Condition(0, "<", 5)]), Conjunction([Condition(0, ">=", 3)])]
+    np.testing.assert_allclose(support(rules, X), [0.5, 0.7])
+    np.testing.assert_array_equal(support(rules, X, normalize=False), [5, 7])
+    M = overlap(rules, X, normalize=False)
+    np.testing.assert_array_equal(M, [[5, 2], [2, 7]])
+    np.testing.assert_allclose(overlap(rules, X), M / 10)
+
+
+def test_coverage_matrix_on_binarized_columns():
+    conds = [Condition(0, "<=", 1), Condition(0, ">", 1), Condition(1, "==", "a")]
+    X = pd.DataFrame({"v": [0.0, 2.0, 1.0, 5.0], "c": ["a", "a", "b", "b"]})
+    X_bin = np.column_stack([c.evaluate(X) for c in conds]).astype(np.uint8)
+    rules = RuleSet([Conjunction([conds[0], conds[2]]), conds[1]])
+    np.testing.assert_array_equal(coverage_matrix(rules, X_bin, conditions=conds), coverage_matrix(rules, X))
+
+
+def test_nullable_columns_treat_missing_as_nan():
+    X = pd.DataFrame({"a": pd.array([1, None, 3], dtype="Int64")})
+    np.testing.assert_array_equal(Condition(0, "<=", 2).evaluate(X), [True, False, False])
+    np.testing.assert_array_equal(Condition(0, "!=", 3).evaluate(X), [True, True, False])
+
+
+@given(bool_matrix)
+def test_lookup_table_popcount_matches(A):
+    from interpretopt.rules._coverage import _count_words_lut
+
+    np.testing.assert_array_equal(_count_words_lut(pack_coverage(A)), A.sum(axis=0))
+
+
+def test_packed_coverage_raw_and_binary_agree():
+    from interpretopt.rules import packed_coverage
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(130, 3))
+    conds = [Condition(j, op, 0.0) for j in range(3) for op in ("<=", ">")]
+    X_bin = np.column_stack([c.evaluate(X) for c in conds])
+    rules = [Conjunction([conds[0], conds[3]]), Conjunction([conds[5]]), Conjunction()]
+    P_raw = packed_coverage(rules, X)
+    np.testing.assert_array_equal(P_raw, packed_coverage(rules, X_bin, conditions=conds))
+    np.testing.assert_array_equal(unpack_coverage(P_raw, 130), coverage_matrix(rules, X))
