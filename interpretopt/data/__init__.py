@@ -1,1 +1,52 @@
-"""interpretopt.data"""
+"""Datasets, binarizers and seeded splits.
+
+- :class:`Dataset`: features as a DataFrame (categoricals as pandas ``category``), labels,
+  feature types, name and source; :meth:`Dataset.numeric` gives the float matrix black boxes use.
+- :func:`load_dataset` / :func:`list_datasets`: the registry of named datasets: bundled
+  (``breast_cancer``), synthetic (``waveform21``, ``waveform40``, ``circle``) and files placed in a
+  data directory (``INTERPRETOPT_DATA`` or ``data_dir=``), each with its own cleaning.
+- :func:`dataset_from_frame` / :func:`dataset_from_csv` for user data.
+- :class:`QuantileBinarizer` / :class:`TreeBinarizer`: scikit-learn transformers to 0/1 columns,
+  each column one :class:`~interpretopt.rules.Condition`.
+- :func:`train_test_indices` / :func:`kfold_indices`: seeded splits over row indices.
+"""
+
+from interpretopt.data._binarize import QuantileBinarizer, TreeBinarizer
+from interpretopt.data._dataset import (
+    Dataset,
+    FeatureType,
+    dataset_from_csv,
+    dataset_from_frame,
+    infer_feature_types,
+)
+from interpretopt.data._datasets import (
+    DATA_ENV,
+    DATASETS,
+    DatasetSpec,
+    list_datasets,
+    load_dataset,
+    resolve_data_dir,
+)
+from interpretopt.data._split import kfold_indices, train_test_indices
+from interpretopt.data._synthetic import make_circle, make_waveform, waveform_base_waves
+
+__all__ = [
+    "DATASETS",
+    "DATA_ENV",
+    "Dataset",
+    "DatasetSpec",
+    "FeatureType",
+    "QuantileBinarizer",
+    "TreeBinarizer",
+    "dataset_from_csv",
+    "dataset_from_frame",
+    "infer_feature_types",
+    "kfold_indices",
+    "list_datasets",
+    "load_dataset",
+    "make_circle",
+    "make_waveform",
+    "resolve_data_dir",
+    "train_test_indices",
+    "waveform_base_waves",
+]

@@ -1,0 +1,116 @@
+"""The model zoo: names, paper hyper-parameters, seeding, overrides, optional xgboost."""
+
+from __future__ import annotations
+
+import builtins
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+
+from interpretopt.blackbox import MODELS, ModelUnavailableError, list_models, make_model
+from interpretopt.exceptions import InputError, UnknownNameError
+
+ALL = ["LR", "KN1", "KN2", "MLP1", "MLP2", "DT1", "DT2", "GB", "RF1", "RF2", "GNB", "RF500",
+       "CRL_RF", "CRL_ADA", "CRL_XGB", "WC_LR", "WC_RF", "WC_XGB", "MTREPAN_NET"]
+# models slow enough to be fitted with fewer iterations in the generic fit test
+FAST = {"RF500": {"n_estimators": 10}, "CRL_RF": {"n_estimators": 10}, "CRL_ADA": {"n_estimators": 5},
+        "MLP2": {"max_iter": 20}, "MTREPAN_NET": {"max_epochs": 30, "learning_rate_init": 0.05}}
+
+
+def _data(n=120, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    return X, y
+
+
+def test_registry_names_and_listing():
+    assert set(MODELS.names()) == set(ALL)
+    rows = {r["name"]: r for r in list_models()}
+    assert set(rows) == set(ALL)
+    assert all(r["available"] for r in rows.values() if r["requires"] is None)
+    assert "Table 5" in rows["KN1"]["paper"] and "ABBR" in rows["RF500"]["paper"]
+    for name in ALL:
+        assert MODELS.get(name).factory.__doc__, f"{name} documents its hyper-parameters"
+    with pytest.raises(UnknownNameError, match="valid names: .*RF1"):
+        make_model("rf1")
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_model_fits_and_predicts(name):
+    pytest.importorskip("xgboost") if "XGB" in name else None
+    X, y = _data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = make_model(name, random_state=0, **FAST.get(name, {})).fit(X[:90], y[:90])
+    pred = m.predict(X[90:])
+    assert pred.shape == (30,) and set(np.unique(pred)) <= {0, 1}
+    proba = m.predict_proba(X[90:])
+    assert proba.shape == (30, 2) and np.allclose(proba.sum(axis=1), 1)
+    assert np.array_equal(pred, m.classes_[np.argmax(proba, axis=1)])
+    assert np.mean(m.predict(X) == y) > 0.7
+    clone(m)
+
+
+def test_imd_table5_parameters():
+    p = make_model("MLP1").get_params()
+    assert (p["alpha"], p["hidden_layer_sizes"], p["random_state"], p["solver"]) == (1e-05, (15,), 1234, "lbfgs")
+    p = make_model("MLP2").get_params()
+    assert (p["hidden_layer_sizes"], p["random_state"]) == ((100, 100), 1234)
+    assert make_model("KN1").n_neighbors == 3 and make_model("KN2").n_neighbors == 5
+    assert make_model("DT1").max_depth == 5 and make_model("DT2").max_depth == 10
+    rf2 = make_model("RF2")
+    assert (rf2.max_depth, rf2.random_state) == (6, 1234)
+    assert make_model("LR").random_state == 1234
+    assert make_model("RF1").n_estimators == 100 and make_model("RF1").max_depth is None
+    assert make_model("RF500").n_estimators == 500
+    assert type(make_model("GNB")).__name__ == "GaussianNB"
+    assert type(make_model("GB")).__name__ == "GradientBoostingClassifier"
+
+
+def test_crl_and_what_changed_parameters():
+    rf = make_model("CRL_RF")
+    assert (rf.n_estimators, rf.max_depth, rf.min_samples_split, rf.random_state) == (400, 15, 12, 0)
+    ada = make_model("CRL_ADA")
+    assert (ada.n_estimators, ada.learning_rate, ada.estimator.max_depth, ada.estimator.min_samples_leaf) == \
+        (200, 1.0, 20, 2)
+    lr = make_model("WC_LR")
+    assert lr.C == 1.0 and lr.l1_ratio in (None, 0, 0.0)
+    if pytest.importorskip("xgboost"):
+        xgb = make_model("CRL_XGB")
+        assert (xgb.learning_rate, xgb.max_depth, xgb.min_child_weight, xgb.n_estimators) == (0.08, 3, 2, 100)
+
+
+def test_seeding_and_overrides():
+    assert make_model("RF1").random_state == 0
+    assert make_model("RF2", random_state=7).random_state == 7
+    g1 = make_model("RF1", random_state=np.random.default_rng(3)).random_state
+    g2 = make_model("RF1", random_state=np.random.default_rng(3)).random_state
+    assert g1 == g2
+    X, y = _data()
+    a = make_model("RF1", random_state=5, n_estimators=5).fit(X, y).predict_proba(X)
+    b = make_model("RF1", random_state=5, n_estimators=5).fit(X, y).predict_proba(X)
+    assert np.array_equal(a, b)
+    assert make_model("DT1", max_depth=2).max_depth == 2
+    with pytest.raises(InputError, match="no parameter.*max_dept.*valid parameters: .*max_depth"):
+        make_model("DT1", max_dept=2)
+    with pytest.raises(InputError, match="random_state"):
+        make_model("RF1", random_state="seven")
+
+
+def test_xgboost_missing_gives_install_hint(monkeypatch):
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name == "xgboost" or name.startswith("xgboost."):
+            raise ImportError("No module named 'xgboost'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    for name in ("CRL_XGB", "WC_XGB"):
+        with pytest.raises(ModelUnavailableError, match=r"pip install interpretopt\[xgboost\]"):
+            make_model(name)
+    rows = {r["name"]: r for r in list_models()}
+    assert not rows["CRL_XGB"]["available"] and rows["RF1"]["available"]
