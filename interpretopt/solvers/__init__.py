@@ -1,1 +1,49 @@
-"""interpretopt.solvers"""
+"""Solver layer: settings, typed results, a registry of backends, and a direct incremental path.
+
+``solve(model, solver, settings)`` solves a Pyomo model with any registered backend
+(``highs`` by default; ``highs_direct``; ``ortools_glop``, ``ortools_pdlp``,
+``ortools_cpsat``, ``ortools_scip``; or any solver Pyomo knows by name, such as ``cbc``,
+``glpk`` or ``gurobi``) and loads the answer back into the model. For loops that re-solve
+a model many times with columns added (column generation), ``make_incremental`` gives a
+model held by HiGHS or GLOP that is changed in place and warm-started.
+
+Dual sign convention everywhere: ``d objective / d rhs`` (in a minimization, a binding
+``>=`` row has a dual ``>= 0``; in a maximization, a binding ``<=`` row has a dual ``>= 0``).
+OR-Tools is imported only when an OR-Tools backend is used.
+"""
+
+from interpretopt.solvers._types import Capabilities, SolveResult, SolveSettings, SolveStatus, relative_gap
+from interpretopt.solvers._base import (
+    PYOMO_SOLVER_NAMES,
+    SOLVERS,
+    PyomoFactoryBackend,
+    SolverBackend,
+    available_solvers,
+    describe_solvers,
+    get_solver,
+    solve,
+)
+from interpretopt.solvers import _ortools  # noqa: F401  (registers the OR-Tools backends; imports ortools lazily)
+from interpretopt.solvers._matrix import MatrixForm, to_matrix_form
+from interpretopt.solvers._incremental import INCREMENTAL_SOLVERS, IncrementalModel, make_incremental
+
+__all__ = [
+    "Capabilities",
+    "INCREMENTAL_SOLVERS",
+    "IncrementalModel",
+    "MatrixForm",
+    "PYOMO_SOLVER_NAMES",
+    "PyomoFactoryBackend",
+    "SOLVERS",
+    "SolveResult",
+    "SolveSettings",
+    "SolveStatus",
+    "SolverBackend",
+    "available_solvers",
+    "describe_solvers",
+    "get_solver",
+    "make_incremental",
+    "relative_gap",
+    "solve",
+    "to_matrix_form",
+]

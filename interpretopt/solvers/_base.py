@@ -1,0 +1,590 @@
+"""Solver registry, the ``solve`` entry point, and the Pyomo-driven backends.
+
+Every backend has a name (the config string), ``available()``, ``version()`` and
+``capabilities`` (``lp``, ``milp``, ``duals``). ``solve(model, solver, settings)``
+translates as needed, solves, loads the primal values into the Pyomo variables (and the
+row duals into the model's ``dual`` suffix when asked) and returns a :class:`SolveResult`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from interpretopt._registry import Registry
+from interpretopt.exceptions import InputError, SolverError, UnknownNameError
+from interpretopt.solvers._types import Capabilities, SolveResult, SolveSettings, SolveStatus, relative_gap
+
+__all__ = [
+    "SOLVERS",
+    "SolverBackend",
+    "available_solvers",
+    "describe_solvers",
+    "get_solver",
+    "solve",
+    "PYOMO_SOLVER_NAMES",
+]
+
+SOLVERS: Registry[SolverBackend] = Registry("solver")
+
+#: Pyomo solver names probed by :func:`available_solvers` (any other Pyomo name also works in ``solve``).
+PYOMO_SOLVER_NAMES = ("cbc", "glpk", "gurobi", "cplex", "scip", "xpress", "mosek", "appsi_highs")
+
+# common settings -> each Pyomo solver's own option names (time, gap, threads, seed)
+_PYOMO_OPTION_NAMES: dict[str, dict[str, str]] = {
+    "cbc": {"time_limit": "sec", "mip_gap": "ratio", "threads": "threads"},
+    "glpk": {"time_limit": "tmlim", "mip_gap": "mipgap"},
+    "gurobi": {"time_limit": "TimeLimit", "mip_gap": "MIPGap", "threads": "Threads", "seed": "Seed"},
+    "gurobi_direct": {"time_limit": "TimeLimit", "mip_gap": "MIPGap", "threads": "Threads", "seed": "Seed"},
+    "gurobi_persistent": {"time_limit": "TimeLimit", "mip_gap": "MIPGap", "threads": "Threads", "seed": "Seed"},
+    "cplex": {"time_limit": "timelimit", "mip_gap": "mipgap", "threads": "threads", "seed": "randomseed"},
+    "cplex_direct": {"time_limit": "timelimit", "mip_gap": "mip_tolerances_mipgap", "threads": "threads"},
+    "scip": {"time_limit": "limits/time", "mip_gap": "limits/gap", "seed": "randomization/randomseedshift"},
+    "xpress": {"time_limit": "maxtime", "mip_gap": "miprelstop", "threads": "threads"},
+    "mosek": {"time_limit": "dparam.optimizer_max_time", "mip_gap": "dparam.mio_tol_rel_gap"},
+    "appsi_highs": {"time_limit": "time_limit", "mip_gap": "mip_rel_gap", "threads": "threads", "seed": "random_seed"},
+}
+
+
+def _register(cls):
+    """Class decorator: register one instance of a backend class under its ``name``."""
+    SOLVERS.register(cls.name, cls())
+    return cls
+
+
+class SolverBackend:
+    """Base class of a registered backend."""
+
+    name: str = ""
+    capabilities: Capabilities = Capabilities(lp=True, milp=True, duals=False)
+    description: str = ""
+
+    def available(self) -> bool:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def version(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def unavailable_reason(self) -> str:
+        return f"{self.name} is not installed"
+
+    def _solve(self, model, settings: SolveSettings, duals: bool) -> SolveResult:  # pragma: no cover
+        raise NotImplementedError
+
+    def solve(self, model, settings: SolveSettings | None = None, *, duals: bool = False) -> SolveResult:
+        """Solve ``model``; see :func:`interpretopt.solvers.solve`."""
+        settings = _as_settings(settings)
+        if not self.available():
+            raise SolverError(f"solver {self.name!r} is not available: {self.unavailable_reason()}; "
+                              f"available here: {', '.join(available_solvers())}")
+        if duals and not self.capabilities.duals:
+            raise SolverError(
+                f"solver {self.name!r} does not return duals; use one of "
+                f"{', '.join(n for n in available_solvers() if _caps(n).duals)} for duals"
+            )
+        t0 = time.perf_counter()
+        result = self._solve(model, settings, duals)
+        result.wall_time = time.perf_counter() - t0
+        _note_overrun(result, settings)
+        return result
+
+    def __repr__(self) -> str:
+        return f"<solver {self.name}>"
+
+
+def _caps(name: str) -> Capabilities:
+    try:
+        return get_solver(name).capabilities
+    except Exception:
+        return Capabilities(False, False, False)
+
+
+def _as_settings(settings) -> SolveSettings:
+    if settings is None:
+        return SolveSettings()
+    if isinstance(settings, SolveSettings):
+        return settings
+    if isinstance(settings, dict):
+        try:
+            return SolveSettings(**settings)
+        except TypeError as exc:
+            raise InputError(f"invalid solver settings {settings!r}: {exc}") from None
+    raise InputError(f"settings must be a SolveSettings or a dict, got {type(settings).__name__}")
+
+
+def _note_overrun(result: SolveResult, settings: SolveSettings) -> None:
+    tl = settings.time_limit
+    spent = result.solve_time if result.solve_time is not None else result.wall_time
+    if tl is not None and spent > 1.2 * tl + 0.5:
+        note = f"the solver overran its time limit of {tl:g} s (ran {spent:.2f} s)"
+        result.message = f"{result.message}; {note}" if result.message else note
+        result.info["overran_time_limit"] = True
+
+
+def _merge_native(settings: SolveSettings, names: dict[str, str], backend: str) -> tuple[dict[str, Any], list[str]]:
+    """Common settings under the solver's own names, then the passthrough options (which win)."""
+    native: dict[str, Any] = {}
+    unmapped: list[str] = []
+    for key in ("time_limit", "mip_gap", "threads", "seed"):
+        val = getattr(settings, key)
+        if val is None or (key == "seed" and val == 0 and key not in names):
+            continue
+        if key in names:
+            if backend == "glpk" and key == "time_limit":
+                val = max(1, int(math.ceil(val)))
+            native[names[key]] = val
+        elif key != "seed":
+            unmapped.append(key)
+    native.update(settings.options_for(backend, frozenset(SOLVERS.names()) | frozenset(PYOMO_SOLVER_NAMES)))
+    return native, unmapped
+
+
+def _model_is_mip(model) -> bool:
+    import pyomo.environ as pe
+
+    return any(not v.is_continuous() for v in model.component_data_objects(pe.Var, active=True) if not v.fixed)
+
+
+def _check_model(model) -> None:
+    import pyomo.environ as pe
+
+    if not isinstance(model, pe.Block):
+        raise InputError(f"expected a Pyomo model (ConcreteModel), got {type(model).__name__}")
+
+
+# ----------------------------------------------------------------------------------------
+# HiGHS through Pyomo (pyomo.contrib.solver's HiGHS interface)
+
+
+@_register
+class _PyomoHighs(SolverBackend):
+    name = "highs"
+    capabilities = Capabilities(lp=True, milp=True, duals=True)
+    description = "HiGHS through Pyomo's solver interface (default)"
+
+    def available(self) -> bool:
+        try:
+            import highspy  # noqa: F401
+            from pyomo.contrib.solver.solvers.highs import Highs  # noqa: F401
+        except Exception:
+            return False
+        return True
+
+    def unavailable_reason(self) -> str:
+        return "install highspy (pip install highspy) and pyomo >= 6.9"
+
+    def version(self) -> str:
+        import highspy
+
+        try:
+            return f"{highspy.HIGHS_VERSION_MAJOR}.{highspy.HIGHS_VERSION_MINOR}.{highspy.HIGHS_VERSION_PATCH}"
+        except AttributeError:
+            return "unknown"
+
+    def _solve(self, model, settings, duals):
+        from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
+        from pyomo.contrib.solver.solvers.highs import Highs
+
+        from interpretopt.solvers._matrix import dual_suffix
+
+        _check_model(model)
+        if duals and _model_is_mip(model):
+            raise SolverError("duals were requested for a model with integer variables; duals exist only for LPs "
+                              "(relax or fix the integer variables first)")
+        native, _ = _merge_native(
+            settings,
+            {"time_limit": "time_limit", "mip_gap": "mip_rel_gap", "threads": "threads", "seed": "random_seed"},
+            self.name,
+        )
+        from interpretopt.solvers._incremental import prepare_highs_threads
+
+        prepare_highs_threads(native.get("threads"))
+        opt = Highs()
+        t0 = time.perf_counter()
+        try:
+            res = opt.solve(
+                model,
+                tee=bool(settings.verbose),
+                load_solutions=False,
+                raise_exception_on_nonoptimal_result=False,
+                solver_options=native,
+            )
+        except Exception as exc:
+            kind = type(exc).__name__
+            if "Incompatible" in kind or "degree" in str(exc) or "nonlinear" in str(exc).lower():
+                raise SolverError(f"HiGHS cannot solve this model (it is not linear or quadratic): {exc}") from None
+            raise SolverError(f"HiGHS failed through Pyomo: {kind}: {exc}") from None
+        elapsed = time.perf_counter() - t0
+        tc = res.termination_condition
+        has_sol = res.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible)
+        status = _status_from_v2(tc, has_sol, TerminationCondition)
+        if not status.has_solution:
+            has_sol = False
+        objective = res.incumbent_objective if has_sol else None
+        bound = res.objective_bound
+        if status is SolveStatus.OPTIMAL and bound is None:
+            bound = objective
+        if bound is not None and not math.isfinite(bound):
+            bound = None
+        message = tc.name
+        if has_sol:
+            res.solution_loader.load_vars()
+            if duals:
+                suffix = dual_suffix(model)
+                suffix.clear()
+                try:
+                    for con, y in res.solution_loader.get_duals().items():
+                        suffix[con] = y
+                except Exception as exc:
+                    message += f"; duals unavailable: {exc}"
+        extra = dict(res.extra_info) if hasattr(res, "extra_info") else {}
+        solve_time = getattr(res.timing_info, "highs_time", None)
+        info = {k: v for k, v in extra.items() if isinstance(v, (int, float))}
+        info["translate_and_solve_time"] = elapsed
+        return SolveResult(
+            status=status,
+            objective=objective,
+            bound=bound,
+            gap=relative_gap(objective, bound) if has_sol else None,
+            solver=self.name,
+            version=self.version(),
+            message=message,
+            termination=tc.name,
+            solve_time=solve_time,
+            info=info,
+        )
+
+
+def _status_from_v2(tc, has_sol: bool, TC) -> SolveStatus:
+    if tc == TC.convergenceCriteriaSatisfied:
+        return SolveStatus.OPTIMAL if has_sol else SolveStatus.UNKNOWN
+    if tc == TC.maxTimeLimit:
+        return SolveStatus.FEASIBLE if has_sol else SolveStatus.TIME_LIMIT
+    if tc in (TC.iterationLimit, TC.objectiveLimit, TC.interrupted, TC.minStepLength):
+        return SolveStatus.FEASIBLE if has_sol else SolveStatus.LIMIT
+    if tc in (TC.provenInfeasible, TC.locallyInfeasible):
+        return SolveStatus.INFEASIBLE
+    if tc == TC.unbounded:
+        return SolveStatus.UNBOUNDED
+    if tc == TC.infeasibleOrUnbounded:
+        return SolveStatus.INFEASIBLE_OR_UNBOUNDED
+    if tc in (TC.error, TC.licensingProblems):
+        return SolveStatus.ERROR
+    return SolveStatus.FEASIBLE if has_sol else SolveStatus.UNKNOWN
+
+
+# ----------------------------------------------------------------------------------------
+# HiGHS directly: to_matrix_form + highspy (no Pyomo solver interface)
+
+
+@_register
+class _DirectHighs(SolverBackend):
+    name = "highs_direct"
+    capabilities = Capabilities(lp=True, milp=True, duals=True)
+    description = "HiGHS on the compiled matrix form (highspy directly)"
+
+    def available(self) -> bool:
+        return _PyomoHighs().available()
+
+    def unavailable_reason(self) -> str:
+        return "install highspy (pip install highspy)"
+
+    def version(self) -> str:
+        return _PyomoHighs().version()
+
+    def _solve(self, model, settings, duals):
+        return _solve_via_incremental(model, settings, duals, "highs", self.name)
+
+
+def _solve_via_incremental(model, settings, duals, kind: str, name: str) -> SolveResult:
+    from interpretopt.solvers._incremental import IncrementalModel
+
+    t0 = time.perf_counter()
+    inc = IncrementalModel.from_pyomo(model, solver=kind)
+    build = time.perf_counter() - t0
+    if duals and inc.matrix_form.is_mip:
+        raise SolverError("duals were requested for a model with integer variables; duals exist only for LPs "
+                          "(relax or fix the integer variables first)")
+    res = inc.solve(settings, duals=duals)
+    inc.load_solution(res, duals=duals)
+    res.solver = name
+    res.info["build_time"] = build
+    return res
+
+
+# ----------------------------------------------------------------------------------------
+# Any other solver Pyomo knows, by its Pyomo name
+
+
+class PyomoFactoryBackend(SolverBackend):
+    """A solver reached through ``pyomo.environ.SolverFactory(name)``."""
+
+    capabilities = Capabilities(lp=True, milp=True, duals=True)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.description = f"Pyomo SolverFactory({name!r})"
+
+    def _factory(self):
+        import logging
+
+        import pyomo.environ as pe
+
+        logging.getLogger("pyomo.solvers").setLevel(logging.ERROR)
+        return pe.SolverFactory(self.name)
+
+    def known(self) -> bool:
+        from pyomo.opt.base.solvers import UnknownSolver
+
+        try:
+            opt = self._factory()
+        except Exception:
+            return False
+        return not isinstance(opt, UnknownSolver)
+
+    def available(self) -> bool:
+        try:
+            opt = self._factory()
+            ok = bool(opt.available(exception_flag=False))
+            if ok and hasattr(opt, "license_is_valid"):
+                ok = bool(opt.license_is_valid())
+            return ok
+        except Exception:
+            return False
+
+    def unavailable_reason(self) -> str:
+        return f"Pyomo knows {self.name!r} but cannot find its executable or library on this machine"
+
+    def version(self) -> str:
+        try:
+            v = self._factory().version()
+        except Exception:
+            return "unknown"
+        if v is None:
+            return "unknown"
+        if isinstance(v, tuple):
+            return ".".join(str(p) for p in v)
+        return str(v)
+
+    def _solve(self, model, settings, duals):
+        import pyomo.environ as pe
+        from pyomo.opt import SolutionStatus as SS
+        from pyomo.opt import TerminationCondition as TC
+
+        from interpretopt.solvers._matrix import dual_suffix
+
+        _check_model(model)
+        is_mip = _model_is_mip(model)
+        if duals and is_mip:
+            raise SolverError("duals were requested for a model with integer variables; duals exist only for LPs "
+                              "(relax or fix the integer variables first)")
+        names = _PYOMO_OPTION_NAMES.get(self.name, {})
+        native, unmapped = _merge_native(settings, names, self.name)
+        if duals:
+            suffix = dual_suffix(model)
+            suffix.clear()
+        opt = self._factory()
+        for k, v in native.items():
+            opt.options[k] = v
+        t0 = time.perf_counter()
+        try:
+            res = opt.solve(model, tee=bool(settings.verbose), load_solutions=False)
+        except Exception as exc:
+            raise SolverError(f"{self.name} failed through Pyomo: {type(exc).__name__}: {exc}") from None
+        solve_time = time.perf_counter() - t0
+        tc = res.solver.termination_condition
+        sols = getattr(res, "solution", None)
+        has_sol = False
+        if sols is not None and len(sols) > 0:
+            st = sols(0).status if callable(sols) else sols[0].status
+            has_sol = st in (SS.optimal, SS.globallyOptimal, SS.locallyOptimal, SS.feasible, SS.bestSoFar,
+                             SS.stoppedByLimit, SS.other)
+        if tc in (TC.infeasible, TC.unbounded, TC.infeasibleOrUnbounded, TC.invalidProblem):
+            has_sol = False
+        if tc in (TC.optimal, TC.globallyOptimal, TC.locallyOptimal):
+            status = SolveStatus.OPTIMAL if has_sol else SolveStatus.UNKNOWN
+        elif tc == TC.maxTimeLimit:
+            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.TIME_LIMIT
+        elif tc in (TC.maxIterations, TC.maxEvaluations, TC.minStepLength, TC.userInterrupt,
+                    TC.resourceInterrupt, TC.licensingProblems, TC.intermediateNonInteger):
+            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.LIMIT
+        elif tc == TC.feasible:
+            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.UNKNOWN
+        elif tc == TC.infeasible:
+            status = SolveStatus.INFEASIBLE
+        elif tc == TC.unbounded:
+            status = SolveStatus.UNBOUNDED
+        elif tc == TC.infeasibleOrUnbounded:
+            status = SolveStatus.INFEASIBLE_OR_UNBOUNDED
+        elif tc in (TC.error, TC.solverFailure, TC.internalSolverError, TC.invalidProblem):
+            status = SolveStatus.ERROR
+        else:
+            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.UNKNOWN
+        objective = None
+        if has_sol:
+            import logging
+
+            core_log = logging.getLogger("pyomo.core")
+            level = core_log.level
+            core_log.setLevel(logging.ERROR)  # Pyomo warns when loading the incumbent of a stopped solve
+            try:
+                model.solutions.load_from(res)
+            finally:
+                core_log.setLevel(level)
+            objs = list(model.component_data_objects(pe.Objective, active=True))
+            if objs:
+                try:
+                    objective = float(pe.value(objs[0]))
+                except Exception:
+                    objective = None
+        sense_max = False
+        objs = list(model.component_data_objects(pe.Objective, active=True))
+        if objs:
+            sense_max = objs[0].sense == pe.maximize
+        raw_bound = res.problem.upper_bound if sense_max else res.problem.lower_bound
+        try:
+            bound = float(raw_bound)
+            if not math.isfinite(bound):
+                bound = None
+        except (TypeError, ValueError):
+            bound = None
+        if objective is not None and bound is not None:
+            tol = 1e-9 * max(1.0, abs(objective))
+            wrong_side = bound < objective - tol if sense_max else bound > objective + tol
+            # some plugins report the incumbent as the "bound" of a stopped solve
+            if wrong_side or (status is not SolveStatus.OPTIMAL and abs(bound - objective) <= tol):
+                bound = None
+        if status is SolveStatus.OPTIMAL and (bound is None or not is_mip):
+            bound = objective
+        message = str(tc)
+        if unmapped:
+            message += (f"; settings {', '.join(unmapped)} were not passed to {self.name} (no known option name): "
+                        "give them in SolveSettings.options under the solver's own names")
+        return SolveResult(
+            status=status,
+            objective=objective,
+            bound=bound,
+            gap=relative_gap(objective, bound) if has_sol else None,
+            solver=self.name,
+            version=self.version(),
+            message=message,
+            termination=str(tc),
+            solve_time=solve_time,
+        )
+
+
+# ----------------------------------------------------------------------------------------
+# lookup
+
+
+_PYOMO_BACKENDS: dict[str, PyomoFactoryBackend] = {}
+_AVAILABLE_CACHE: dict[str, bool] = {}
+
+
+def _is_available(backend: SolverBackend) -> bool:
+    if backend.name not in _AVAILABLE_CACHE:
+        _AVAILABLE_CACHE[backend.name] = bool(backend.available())
+    return _AVAILABLE_CACHE[backend.name]
+
+
+def _lookup(name: str) -> SolverBackend | None:
+    if name in SOLVERS:
+        return SOLVERS.get(name)
+    if name in _PYOMO_BACKENDS:
+        return _PYOMO_BACKENDS[name]
+    backend = PyomoFactoryBackend(name)
+    if backend.known():
+        _PYOMO_BACKENDS[name] = backend
+        return backend
+    return None
+
+
+def get_solver(name: str) -> SolverBackend:
+    """The backend registered (or known to Pyomo) under ``name``, checked to be available.
+
+    Raises
+    ------
+    UnknownNameError
+        When neither interpretopt nor Pyomo knows the name; the message lists the solvers
+        available on this machine.
+    SolverError
+        When the solver is known but not installed here.
+    """
+    if not isinstance(name, str) or not name:
+        raise InputError(f"solver must be a non-empty string, got {name!r}")
+    backend = _lookup(name)
+    if backend is None:
+        raise UnknownNameError("solver", name, available_solvers())
+    if not _is_available(backend):
+        raise SolverError(
+            f"solver {name!r} is not available on this machine ({backend.unavailable_reason()}); "
+            f"available: {', '.join(available_solvers())}"
+        )
+    return backend
+
+
+def available_solvers() -> list[str]:
+    """Names of the solvers usable on this machine: registered backends, then Pyomo solvers found."""
+    names = [n for n in SOLVERS.names() if _is_available(SOLVERS.get(n))]
+    for pname in PYOMO_SOLVER_NAMES:
+        if pname in SOLVERS:
+            continue
+        backend = _lookup(pname)
+        if backend is not None and _is_available(backend):
+            names.append(pname)
+    return names
+
+
+def describe_solvers() -> list[dict[str, Any]]:
+    """One row per registered backend and probed Pyomo solver: name, available, version, lp, milp, duals."""
+    rows = []
+    names = list(SOLVERS.names()) + [n for n in PYOMO_SOLVER_NAMES if n not in SOLVERS]
+    for n in names:
+        b = _lookup(n)
+        if b is None:
+            continue
+        ok = _is_available(b)
+        rows.append({
+            "name": n,
+            "available": ok,
+            "version": b.version() if ok else "",
+            "lp": b.capabilities.lp,
+            "milp": b.capabilities.milp,
+            "duals": b.capabilities.duals,
+            "description": b.description,
+        })
+    return rows
+
+
+def solve(model, solver: str = "highs", settings: SolveSettings | None = None, *, duals: bool = False) -> SolveResult:
+    """Solve a Pyomo model and load the solution into it.
+
+    Parameters
+    ----------
+    model : pyomo.environ.ConcreteModel
+    solver : str, default "highs"
+        ``highs`` (HiGHS through Pyomo), ``highs_direct`` (HiGHS on the compiled matrix),
+        ``ortools_glop``, ``ortools_pdlp``, ``ortools_cpsat``, ``ortools_scip``, or any
+        Pyomo solver name (``cbc``, ``glpk``, ``gurobi``, ...).
+    settings : SolveSettings or dict, optional
+    duals : bool, default False
+        Fill ``model.dual`` (an import ``Suffix``, created when missing) with the row
+        duals, sign convention ``d objective / d rhs`` (minimization: ``>=`` rows have
+        duals ``>= 0``). Only for LPs and backends that return duals.
+
+    Returns
+    -------
+    SolveResult
+        The status says whether a solution was loaded (``result.has_solution``); nothing
+        falls back silently to another solver.
+
+    Examples
+    --------
+    >>> import pyomo.environ as pe
+    >>> m = pe.ConcreteModel(); m.x = pe.Var(bounds=(0, 4))
+    >>> m.o = pe.Objective(expr=-m.x)
+    >>> solve(m).objective
+    -4.0
+    """
+    return get_solver(solver).solve(model, _as_settings(settings), duals=duals)

@@ -1,0 +1,289 @@
+"""OR-Tools backends: GLOP, PDLP, CP-SAT and SCIP on the compiled matrix form.
+
+The linear Pyomo model is compiled once by :func:`to_matrix_form` and handed to OR-Tools'
+model builder in one vectorized call (``fill_model_from_sparse_data``); primal values and,
+for GLOP and PDLP, row duals and reduced costs are mapped back into the Pyomo model.
+
+CP-SAT works on integers: it scales fractional coefficients itself, but it would also
+silently treat continuous variables as integers, so a model with continuous variables is
+refused unless the option ``discretize_continuous=True`` is given, in which case the
+answer is reported as ``feasible`` (it is optimal only for the discretized model) and no
+bound is reported.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+
+import numpy as np
+
+from interpretopt.exceptions import SolverError
+from interpretopt.solvers._base import SOLVERS, SolverBackend, _register
+from interpretopt.solvers._incremental import _GUARD_GRACE
+from interpretopt.solvers._types import Capabilities, SolveResult, SolveStatus, relative_gap
+
+__all__ = ["ortools_version"]
+
+
+def ortools_version() -> str:
+    try:
+        import ortools
+
+        return ortools.__version__
+    except Exception:
+        return "unknown"
+
+
+def _proto_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return v if v.isidentifier() and v.isupper() else f'"{v}"'
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+class _OrtoolsBackend(SolverBackend):
+    mb_name = ""
+    fmt = "proto"  # "proto" (key: value) or "scip" (key = value)
+    setting_names: dict[str, str] = {}
+
+    def available(self) -> bool:
+        try:
+            from ortools.linear_solver.python import model_builder_helper as mbh
+
+            return bool(mbh.ModelSolverHelper(self.mb_name).solver_is_supported())
+        except Exception:
+            return False
+
+    def unavailable_reason(self) -> str:
+        return "install ortools (pip install ortools)"
+
+    def version(self) -> str:
+        return ortools_version()
+
+    def _params(self, settings) -> tuple[str, dict]:
+        from interpretopt.solvers._base import PYOMO_SOLVER_NAMES
+
+        native: dict = {}
+        for key in ("mip_gap", "threads", "seed"):
+            val = getattr(settings, key)
+            if val is not None and key in self.setting_names:
+                native[self.setting_names[key]] = val
+        opts = settings.options_for(self.name, frozenset(SOLVERS.names()) | frozenset(PYOMO_SOLVER_NAMES))
+        raw = opts.pop("parameters_string", "")
+        ours = {k: opts.pop(k) for k in list(opts) if k in ("discretize_continuous", "time_limit")}
+        native.update(opts)
+        sep = " = " if self.fmt == "scip" else ": "
+        joiner = "\n" if self.fmt == "scip" else " "
+        text = joiner.join(f"{k}{sep}{_proto_value(v) if self.fmt == 'proto' else v}" for k, v in native.items())
+        if raw:
+            text = f"{text}{joiner}{raw}" if text else raw
+        return text, ours
+
+    def _feasibility_check(self, helper, tl, params):
+        from ortools.linear_solver.python import model_builder_helper as mbh
+
+        S = mbh.SolveStatus
+        helper.clear_objective()
+        check = mbh.ModelSolverHelper(self.mb_name)
+        if tl is not None:
+            check.set_time_limit_in_seconds(float(tl))
+        if params:
+            check.set_solver_specific_parameters(params)
+        check.solve(helper)
+        cst = check.status()
+        if cst in (S.OPTIMAL, S.FEASIBLE):
+            return S.UNBOUNDED
+        if cst == S.INFEASIBLE:
+            return S.INFEASIBLE
+        return S.UNKNOWN_STATUS
+
+    def _solve(self, model, settings, duals):
+        from ortools.linear_solver.python import model_builder_helper as mbh
+
+        from interpretopt.solvers._matrix import to_matrix_form
+
+        t0 = time.perf_counter()
+        mf = to_matrix_form(model)
+        is_mip = mf.is_mip
+        caps = self.capabilities
+        if is_mip and not caps.milp:
+            raise SolverError(
+                f"{self.name} solves LPs only, but the model has {int(mf.integrality.sum())} integer variable(s); "
+                "use highs, ortools_scip or ortools_cpsat"
+            )
+        if not is_mip and not caps.lp and self.name != "ortools_cpsat":
+            raise SolverError(f"{self.name} does not solve LPs")
+        if duals and is_mip:
+            raise SolverError("duals were requested for a model with integer variables; duals exist only for LPs "
+                              "(relax or fix the integer variables first)")
+        params, ours = self._params(settings)
+        discretized = False
+        if self.name == "ortools_cpsat" and (~mf.integrality).any():
+            if not ours.get("discretize_continuous", False):
+                raise SolverError(
+                    f"ortools_cpsat solves integer models only, and this model has {int((~mf.integrality).sum())} "
+                    "continuous variable(s); use highs or ortools_scip, or pass "
+                    "options={'ortools_cpsat': {'discretize_continuous': True}} to treat them as integers "
+                    "(the answer is then reported as feasible, not optimal)"
+                )
+            discretized = True
+        helper = mbh.ModelBuilderHelper()
+        helper.fill_model_from_sparse_data(
+            mf.col_lower, mf.col_upper, mf.c, mf.row_lower, mf.row_upper, mf.A.tocsr()
+        )
+        for j in np.flatnonzero(mf.integrality).tolist():
+            helper.set_var_integrality(j, True)
+        if mf.offset:
+            helper.set_objective_offset(mf.offset)
+        if mf.sense == "max":
+            helper.set_maximize(True)
+        build = time.perf_counter() - t0
+
+        solver = mbh.ModelSolverHelper(self.mb_name)
+        solver.enable_output(bool(settings.verbose))
+        tl = settings.options_for(self.name).get("time_limit", settings.time_limit)
+        if tl is not None:
+            solver.set_time_limit_in_seconds(float(tl))
+        if params:
+            solver.set_solver_specific_parameters(params)
+        guard = None
+        fired = []
+        if is_mip and tl is not None:
+            # our own wall-clock guard: interrupt a solver that runs past its limit
+            def _interrupt():
+                fired.append(True)
+                solver.interrupt_solve()
+
+            guard = threading.Timer(float(tl) + max(_GUARD_GRACE, 0.1 * float(tl)), _interrupt)
+            guard.daemon = True
+        t1 = time.perf_counter()
+        try:
+            if guard is not None:
+                guard.start()
+            solver.solve(helper)
+        except Exception as exc:
+            raise SolverError(f"{self.name} failed: {type(exc).__name__}: {exc}") from None
+        finally:
+            if guard is not None:
+                guard.cancel()
+        solve_time = time.perf_counter() - t1
+        st = solver.status()
+        S = mbh.SolveStatus
+        ambiguous = st == S.INFEASIBLE or (
+            st == S.UNKNOWN_STATUS and "infeasible or unbounded" in (solver.status_string() or "").lower()
+        )
+        if ambiguous:
+            # GLOP (and CP-SAT presolve) may say "infeasible" for "infeasible or unbounded":
+            # the same rows with a zero objective tell which
+            st = self._feasibility_check(helper, tl, params)
+            if st == S.UNBOUNDED:
+                ambiguous = False
+        has_sol = bool(solver.has_solution()) if hasattr(solver, "has_solution") else st in (S.OPTIMAL, S.FEASIBLE)
+        if st == S.OPTIMAL:
+            status = SolveStatus.OPTIMAL
+        elif st == S.FEASIBLE:
+            status = SolveStatus.FEASIBLE
+        elif st == S.INFEASIBLE:
+            status, has_sol = SolveStatus.INFEASIBLE, False
+        elif st == S.UNBOUNDED:
+            status, has_sol = SolveStatus.UNBOUNDED, False
+        elif st == S.NOT_SOLVED:
+            status = SolveStatus.TIME_LIMIT if tl is not None else SolveStatus.LIMIT
+            if has_sol:
+                status = SolveStatus.FEASIBLE
+        elif st in (S.MODEL_INVALID, S.INVALID_SOLVER_PARAMETERS, S.SOLVER_TYPE_UNAVAILABLE,
+                    S.INCOMPATIBLE_OPTIONS, S.ABNORMAL):
+            detail = solver.status_string()
+            raise SolverError(f"{self.name} rejected the model or its parameters ({st.name}): "
+                              f"{detail or 'no detail'}; parameters: {params or '(none)'}")
+        elif ambiguous and st == S.UNKNOWN_STATUS:
+            status, has_sol = SolveStatus.INFEASIBLE_OR_UNBOUNDED, False
+        else:
+            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.UNKNOWN
+        message = st.name
+        if fired:
+            message += (f"; {self.name} ran past its time limit of {float(tl):g} s and the wall-clock guard "
+                        f"asked it to stop after {float(tl) + max(_GUARD_GRACE, 0.1 * float(tl)):.2f} s")
+        if not status.has_solution:
+            has_sol = False
+        if solver.status_string():
+            message += f": {solver.status_string()}"
+        objective = bound = None
+        x = y = rc = None
+        if has_sol and status.has_solution:
+            x = np.asarray(solver.variable_values(), dtype=float)
+            objective = float(solver.objective_value())
+            if is_mip:
+                b = float(solver.best_objective_bound())
+                bound = b if math.isfinite(b) else None
+            elif status is SolveStatus.OPTIMAL:
+                bound = objective
+            if discretized:
+                status = SolveStatus.FEASIBLE
+                bound = None
+                message += "; continuous variables were treated as integers (discretize_continuous)"
+            if status is SolveStatus.OPTIMAL and bound is None:
+                bound = objective
+            mf.load_primal(x)
+            if caps.duals and not is_mip:
+                y = np.asarray(solver.dual_values(), dtype=float)
+                rc = np.asarray(solver.reduced_costs(), dtype=float)
+                if duals:
+                    if y.shape != (mf.n_rows,):
+                        raise SolverError(f"{self.name} returned {y.shape} duals for {mf.n_rows} rows")
+                    mf.load_duals(model, y)
+        return SolveResult(
+            status=status,
+            objective=objective,
+            bound=bound,
+            gap=relative_gap(objective, bound),
+            solver=self.name,
+            version=self.version(),
+            message=message,
+            termination=st.name,
+            solve_time=solve_time,
+            x=x,
+            duals=y,
+            reduced_costs=rc,
+            info={"build_time": build},
+        )
+
+
+@_register
+class _Glop(_OrtoolsBackend):
+    name = "ortools_glop"
+    mb_name = "glop"
+    capabilities = Capabilities(lp=True, milp=False, duals=True)
+    description = "OR-Tools GLOP (primal/dual simplex, LP only)"
+    setting_names = {"seed": "random_seed"}
+
+
+@_register
+class _Pdlp(_OrtoolsBackend):
+    name = "ortools_pdlp"
+    mb_name = "pdlp"
+    capabilities = Capabilities(lp=True, milp=False, duals=True)
+    description = "OR-Tools PDLP (first-order LP, moderate accuracy)"
+    setting_names = {"threads": "num_threads"}
+
+
+@_register
+class _CpSat(_OrtoolsBackend):
+    name = "ortools_cpsat"
+    mb_name = "sat"
+    capabilities = Capabilities(lp=False, milp=True, duals=False)
+    description = "OR-Tools CP-SAT (integer models; coefficients scaled to integers)"
+    setting_names = {"mip_gap": "relative_gap_limit", "threads": "num_workers", "seed": "random_seed"}
+
+
+@_register
+class _Scip(_OrtoolsBackend):
+    name = "ortools_scip"
+    mb_name = "scip"
+    fmt = "scip"
+    capabilities = Capabilities(lp=True, milp=True, duals=False)
+    description = "SCIP bundled with OR-Tools"
+    setting_names = {"mip_gap": "limits/gap", "seed": "randomization/randomseedshift"}

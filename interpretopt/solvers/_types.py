@@ -1,0 +1,234 @@
+"""Typed solver settings, statuses and results shared by every backend."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from interpretopt.exceptions import InputError, SolverError
+
+__all__ = ["Capabilities", "SolveSettings", "SolveStatus", "SolveResult", "relative_gap"]
+
+
+@dataclass(frozen=True)
+class SolveSettings:
+    """Solver-independent settings plus a passthrough of solver-specific options.
+
+    Parameters
+    ----------
+    time_limit : float or None, default None
+        Wall-clock limit in seconds given to the solver. Translating the model does not
+        count against it. ``None`` means no limit.
+    mip_gap : float or None, default None
+        Relative optimality gap at which a MILP solve may stop (``0.01`` = 1 %).
+        ``None`` keeps the solver's default.
+    threads : int or None, default None
+        Number of threads; ``None`` keeps the solver's default.
+    seed : int, default 0
+        Random seed handed to solvers that take one.
+    verbose : bool, default False
+        Let the solver print its log.
+    options : mapping, default {}
+        Solver-specific options under the solver's own names (e.g. ``{"presolve": "off"}``
+        for HiGHS, ``{"sec": 10}`` for CBC). A value given here wins over the common
+        setting it overlaps with. Entries whose key is a backend name and whose value is a
+        mapping apply to that backend only, so one settings object can carry options for
+        several solvers: ``{"highs": {"presolve": "off"}, "cbc": {"cuts": "off"}}``.
+
+    Examples
+    --------
+    >>> s = SolveSettings(time_limit=10, mip_gap=0.01)
+    >>> s.replace(threads=1).threads
+    1
+    """
+
+    time_limit: float | None = None
+    mip_gap: float | None = None
+    threads: int | None = None
+    seed: int = 0
+    verbose: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.time_limit is not None:
+            if not isinstance(self.time_limit, (int, float)) or isinstance(self.time_limit, bool) or not (
+                self.time_limit > 0
+            ):
+                raise InputError(
+                    f"time_limit must be a positive number of seconds or None, got {self.time_limit!r}"
+                )
+        if self.mip_gap is not None:
+            if not isinstance(self.mip_gap, (int, float)) or isinstance(self.mip_gap, bool) or not (
+                0 <= self.mip_gap < math.inf
+            ):
+                raise InputError(f"mip_gap must be a number >= 0 or None, got {self.mip_gap!r}")
+        if self.threads is not None:
+            if not isinstance(self.threads, (int, np.integer)) or isinstance(self.threads, bool) or self.threads < 1:
+                raise InputError(f"threads must be an integer >= 1 or None, got {self.threads!r}")
+        if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool) or self.seed < 0:
+            raise InputError(f"seed must be an integer >= 0, got {self.seed!r}")
+        if not isinstance(self.options, Mapping):
+            raise InputError(f"options must be a mapping of option name to value, got {type(self.options).__name__}")
+        object.__setattr__(self, "options", dict(self.options))
+
+    def replace(self, **changes: Any) -> SolveSettings:
+        """A copy with some fields changed."""
+        return dataclasses.replace(self, **changes)
+
+    def options_for(self, backend: str, backend_names: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
+        """The flat solver-specific options for ``backend``.
+
+        Flat entries apply to every backend; a mapping stored under a backend name applies
+        to that backend only (and wins over the flat entries). Mappings stored under other
+        backend names (``backend_names``) are dropped.
+        """
+        flat: dict[str, Any] = {}
+        scoped: dict[str, Any] = {}
+        for key, value in self.options.items():
+            if isinstance(value, Mapping):
+                if key == backend:
+                    scoped.update(value)
+                elif key in backend_names:
+                    continue
+                else:
+                    flat[key] = value
+            else:
+                flat[key] = value
+        flat.update(scoped)
+        return flat
+
+
+class SolveStatus(str, enum.Enum):
+    """Outcome of a solve.
+
+    ``optimal`` (proven within the gap), ``feasible`` (a limit was hit and the best
+    incumbent is returned), ``time_limit`` (the time limit was hit with no incumbent),
+    ``limit`` (another limit, e.g. iterations or nodes, with no incumbent),
+    ``infeasible``, ``unbounded``, ``infeasible_or_unbounded``, ``error``, ``unknown``.
+    """
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+    TIME_LIMIT = "time_limit"
+    LIMIT = "limit"
+    INFEASIBLE = "infeasible"
+    UNBOUNDED = "unbounded"
+    INFEASIBLE_OR_UNBOUNDED = "infeasible_or_unbounded"
+    ERROR = "error"
+    UNKNOWN = "unknown"
+
+    @property
+    def has_solution(self) -> bool:
+        """Whether a primal solution was returned (``optimal`` or ``feasible``)."""
+        return self in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can solve: ``lp``, ``milp`` and whether it returns LP ``duals``."""
+
+    lp: bool
+    milp: bool
+    duals: bool
+
+
+def relative_gap(objective: float | None, bound: float | None) -> float | None:
+    """``|objective - bound| / max(|objective|, 1e-10)``; ``None`` when either is unknown."""
+    if objective is None or bound is None:
+        return None
+    if not (math.isfinite(objective) and math.isfinite(bound)):
+        return math.inf
+    diff = abs(objective - bound)
+    if diff <= 1e-12:
+        return 0.0
+    return diff / max(abs(objective), 1e-10)
+
+
+@dataclass
+class SolveResult:
+    """What a solve returned.
+
+    Attributes
+    ----------
+    status : SolveStatus
+    objective : float or None
+        Objective value of the returned solution (in the model's own sense, offset included).
+    bound : float or None
+        Best proven bound on the optimum (lower bound for minimization). For an LP solved
+        to optimality it equals the objective.
+    gap : float or None
+        ``|objective - bound| / |objective|``.
+    wall_time : float
+        Seconds spent in this call of the solver layer, translation included.
+    solver : str
+        Backend name (``"highs"``, ``"ortools_glop"``, ``"cbc"``, ...).
+    version : str
+        Version of the underlying solver.
+    message : str
+        Human-readable notes: the solver's own status text, a limit that was overrun, ...
+    termination : str
+        The solver's raw termination code.
+    solve_time : float or None
+        Seconds spent inside the solver itself.
+    x : numpy.ndarray or None
+        Primal values by column (matrix and incremental paths).
+    duals : numpy.ndarray or None
+        Row duals (matrix and incremental paths), convention ``d objective / d rhs``: in a
+        minimization a binding ``>=`` row has a dual ``>= 0`` and a binding ``<=`` row a
+        dual ``<= 0``; in a maximization the signs flip. The same convention is used for
+        the Pyomo ``dual`` suffix.
+    reduced_costs : numpy.ndarray or None
+        Column reduced costs ``c - A^T duals``.
+    info : dict
+        Extra solver statistics (iterations, nodes, build time, ...).
+    """
+
+    status: SolveStatus
+    objective: float | None = None
+    bound: float | None = None
+    gap: float | None = None
+    wall_time: float = 0.0
+    solver: str = ""
+    version: str = ""
+    message: str = ""
+    termination: str = ""
+    solve_time: float | None = None
+    x: np.ndarray | None = field(default=None, repr=False)
+    duals: np.ndarray | None = field(default=None, repr=False)
+    reduced_costs: np.ndarray | None = field(default=None, repr=False)
+    info: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def has_solution(self) -> bool:
+        """Whether a primal solution was returned."""
+        return SolveStatus(self.status).has_solution
+
+    def raise_for_status(self) -> SolveResult:
+        """Return ``self`` when a solution exists, else raise :class:`SolverError` saying why."""
+        if not self.has_solution:
+            detail = f": {self.message}" if self.message else ""
+            raise SolverError(f"{self.solver} returned no solution (status {self.status.value}){detail}")
+        return self
+
+    def as_dict(self) -> dict[str, Any]:
+        """The scalar fields, for long-format result rows."""
+        return {
+            "solver": self.solver,
+            "solver_version": self.version,
+            "status": self.status.value,
+            "objective": self.objective,
+            "bound": self.bound,
+            "gap": self.gap,
+            "wall_time": self.wall_time,
+            "solve_time": self.solve_time,
+            "message": self.message,
+        }
