@@ -41,9 +41,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
         rows = [_as_dict(r) for r in list_models()]
         _print_table(rows, [c for c in ("name", "available", "paper", "description") if rows and c in rows[0]])
     elif what == "solvers":
-        from interpretopt.solvers import available_solvers
+        from interpretopt.solvers import describe_solvers
 
-        rows = [_as_dict(r) for r in available_solvers()]
+        rows = [_as_dict(r) for r in describe_solvers()]
         _print_table(rows, [c for c in ("name", "available", "version", "lp", "milp", "duals", "interface")
                             if rows and c in rows[0]])
     elif what == "methods":
