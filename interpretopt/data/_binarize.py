@@ -123,6 +123,9 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
                 conditions += [Condition(j, "<=", float(t)) for t in thr]
                 conditions += [Condition(j, ">", float(t)) for t in thr]
             else:
+                if pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype) \
+                        and np.isinf(_numeric_values(col, j)).any():
+                    raise InputError(f"feature {j} ({col.name!r}) has infinite values; replace them first")
                 present = pd.unique(col.dropna())
                 try:
                     cats = sorted(present.tolist() if hasattr(present, "tolist") else list(present))

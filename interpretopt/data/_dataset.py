@@ -146,7 +146,7 @@ class Dataset:
         category codes (categories in sorted order, 0..k-1). Missing categories become NaN.
         """
         cols = []
-        for _, col in self.X.items():
+        for name, col in self.X.items():
             if _is_categorical_dtype(col.dtype):
                 cats = col.cat.categories
                 if pd.api.types.is_numeric_dtype(cats.dtype):
@@ -158,7 +158,14 @@ class Dataset:
                     v = np.where(codes >= 0, codes, np.nan)
                 cols.append(np.asarray(v, dtype=float))
             else:
-                cols.append(col.to_numpy(dtype=float, na_value=np.nan))
+                try:
+                    cols.append(col.to_numpy(dtype=float, na_value=np.nan))
+                except (TypeError, ValueError):
+                    raise InputError(
+                        f"Dataset {self.name!r}: column {str(name)!r} (dtype {col.dtype}) is neither numeric nor a "
+                        "pandas category; build the dataset with dataset_from_frame (which turns strings into "
+                        "categories) or convert the column"
+                    ) from None
         if not cols:
             return np.empty((self.n_samples, 0))
         return np.column_stack(cols)

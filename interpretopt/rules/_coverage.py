@@ -138,7 +138,13 @@ def _check_binary(X_bin: Any) -> np.ndarray:
 def _check_columns(rule_columns: Iterable[Any], n_cols: int) -> list[np.ndarray]:
     out = []
     for k, cols in enumerate(rule_columns):
-        c = np.asarray(cols, dtype=np.intp).ravel()
+        raw = np.asarray(cols)
+        if raw.size and raw.dtype.kind not in "iu":
+            ok = raw.dtype.kind == "f" and bool(np.all(np.isfinite(raw))) and bool(np.all(raw == np.round(raw)))
+            if not ok:
+                raise InputError(f"rule {k}: column indices must be integers, got {raw.ravel()[:5].tolist()} "
+                                 f"(dtype {raw.dtype})")
+        c = raw.astype(np.intp, copy=False).ravel() if raw.size else np.zeros(0, dtype=np.intp)
         if c.size and (c.min() < 0 or c.max() >= n_cols):
             raise InputError(f"rule {k} uses column(s) {c[(c < 0) | (c >= n_cols)].tolist()} outside 0..{n_cols - 1}")
         out.append(c)
@@ -235,6 +241,8 @@ def pack_coverage(A: Any) -> np.ndarray:
     if arr.dtype != bool:
         if arr.dtype.kind not in "biuf":
             raise InputError(f"coverage matrix must be boolean, got dtype {arr.dtype}")
+        if arr.dtype.kind == "f" and np.isnan(arr).any():
+            raise InputError("coverage matrix contains NaN; it must hold booleans (or 0/1)")
         arr = arr != 0
     return _pack_uint8(arr.view(np.uint8))
 
@@ -321,17 +329,30 @@ def and_popcount(a: Any, b: Any) -> np.ndarray:
         raise InputError("and_popcount expects uint64 packed words")
     if A.shape[-1] != B.shape[-1]:
         raise InputError(f"packed widths differ: {A.shape[-1]} words vs {B.shape[-1]} words")
+    _broadcastable(A, B, "and_popcount")
     return popcount(np.bitwise_and(A, B))
+
+
+def _broadcastable(A: np.ndarray, B: np.ndarray, what: str) -> None:
+    try:
+        np.broadcast_shapes(A.shape, B.shape)
+    except ValueError:
+        raise InputError(f"{what}: packed shapes {A.shape} and {B.shape} do not match (rules x words, "
+                         "or one packed vector of words)") from None
 
 
 def packed_and(a: Any, b: Any) -> np.ndarray:
     """Bitwise AND of packed coverage (intersection of covered sets)."""
-    return np.bitwise_and(np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64))
+    A, B = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
+    _broadcastable(A, B, "packed_and")
+    return np.bitwise_and(A, B)
 
 
 def packed_or(a: Any, b: Any) -> np.ndarray:
     """Bitwise OR of packed coverage (union of covered sets)."""
-    return np.bitwise_or(np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64))
+    A, B = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
+    _broadcastable(A, B, "packed_or")
+    return np.bitwise_or(A, B)
 
 
 def packed_not(a: Any, n: int) -> np.ndarray:

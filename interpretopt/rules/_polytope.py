@@ -26,6 +26,14 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def _as_points(X: Any) -> np.ndarray:
+    """Points as a float array; non-numeric input raises :class:`InputError`."""
+    try:
+        return np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"polytope points must be numeric: {exc}") from None
+
+
 @dataclass(frozen=True, eq=False)
 class Polytope:
     """The set ``{x in R^d : C x <= b}``.
@@ -140,7 +148,7 @@ class Polytope:
     # -- evaluation
     def contains(self, X: Any, tol: float = 1e-9) -> np.ndarray:
         """Boolean (n,): rows ``x`` of ``X`` with ``C x <= b + tol``; a 1-D ``X`` is one point."""
-        X = np.asarray(X if not hasattr(X, "to_numpy") else X.to_numpy(), dtype=float)
+        X = _as_points(X)
         single = X.ndim == 1
         if single:
             X = X.reshape(1, -1)
@@ -157,7 +165,11 @@ class Polytope:
 
     def slack(self, X: Any) -> np.ndarray:
         """``b - C x`` per point and row, (n, m); negative entries are violated inequalities."""
-        X = np.asarray(X, dtype=float)
+        X = _as_points(X)
+        if X.ndim == 1:
+            X = X.reshape(1, -1)
+        if X.ndim != 2 or X.shape[1] != self.dim:
+            raise InputError(f"X must have shape (n, {self.dim}) for a polytope in R^{self.dim}, got {X.shape}")
         return self.b - X @ self.C.T
 
     def is_empty(self, tol: float = 1e-9) -> bool:

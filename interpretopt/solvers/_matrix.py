@@ -204,6 +204,7 @@ def to_matrix_form(model) -> MatrixForm:
             integ[j] = True
     A = sp.csr_array(A, dtype=float)
     A.sort_indices()
+    _check_finite(c, A, lower, upper, col_lower, col_upper, cons, columns)
     return MatrixForm(
         c=c.astype(float),
         offset=offset,
@@ -218,3 +219,23 @@ def to_matrix_form(model) -> MatrixForm:
         constraints=cons,
         objective=objective,
     )
+
+
+def _check_finite(c, A, row_lower, row_upper, col_lower, col_upper, cons, columns) -> None:
+    """Raise :class:`SolverError` naming the first component with a NaN or infinite coefficient."""
+    if not np.isfinite(c).all():
+        j = int(np.flatnonzero(~np.isfinite(c))[0])
+        raise SolverError(f"the objective has a non-finite coefficient ({c[j]}) on variable {columns[j].name}; "
+                          "check the data the model was built from")
+    data = A.data
+    if data.size and not np.isfinite(data).all():
+        k = int(np.flatnonzero(~np.isfinite(data))[0])
+        i = int(np.searchsorted(A.indptr, k, side="right") - 1)
+        j = int(A.indices[k])
+        raise SolverError(f"constraint {cons[i].name} has a non-finite coefficient ({data[k]}) on variable "
+                          f"{columns[j].name}; check the data the model was built from")
+    for what, arr, comps in (("lower bound", row_lower, cons), ("upper bound", row_upper, cons),
+                             ("lower bound", col_lower, columns), ("upper bound", col_upper, columns)):
+        if np.isnan(arr).any():
+            i = int(np.flatnonzero(np.isnan(arr))[0])
+            raise SolverError(f"{comps[i].name} has a NaN {what}; check the data the model was built from")
