@@ -383,6 +383,36 @@ def prepare_highs_threads(threads: int | None) -> None:
         _HIGHS_THREADS[0] = threads
 
 
+_HIGHS_BANNER_SEEN = False
+
+
+def _new_highs(highspy: Any) -> Any:
+    """A ``Highs`` object, without the copyright banner HiGHS writes to stdout at its first construction.
+
+    The banner is written by the C++ library before any option can be set, so the first
+    construction in a process runs with file descriptor 1 pointed at /dev/null.
+    """
+    global _HIGHS_BANNER_SEEN
+    if _HIGHS_BANNER_SEEN:
+        return highspy.Highs()
+    _HIGHS_BANNER_SEEN = True
+    import os
+    import sys
+
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError, AttributeError):  # no real stdout (e.g. some notebook kernels)
+        return highspy.Highs()
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 1)
+            return highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 class _HighsIncremental(IncrementalModel):
     solver = "highs"
 
@@ -393,7 +423,7 @@ class _HighsIncremental(IncrementalModel):
         except ImportError:  # pragma: no cover - highspy is a dependency
             raise SolverError("highspy is not installed (pip install highspy)") from None
         self._hs = highspy
-        h = highspy.Highs()
+        h = _new_highs(highspy)
         h.setOptionValue("output_flag", False)
         if sense == "max":
             h.changeObjectiveSense(highspy.ObjSense.kMaximize)
