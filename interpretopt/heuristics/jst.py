@@ -1,0 +1,714 @@
+r"""Joint Surrogate Tree (JST) growth: vectorized greedy split search over arrays.
+
+Two decision-tree surrogates for two classifiers :math:`M_1, M_2` are grown together
+(Haldar et al., "Interpretable Differencing of Machine Learning Models", UAI 2023,
+Section 4.1 and Algorithms 1-3 of Appendix E).
+
+At a node :math:`v` with samples :math:`X_v` and labels :math:`y_{1v}, y_{2v}` the
+split :math:`s(v) = (f < t)` minimizes the weighted impurity of the two children,
+
+.. math:: H(f, t, X_v, y_v) = \tfrac{n_L}{n} \mathrm{imp}(y_L) + \tfrac{n_R}{n} \mathrm{imp}(y_R),
+
+with entropy (the paper's choice) or Gini impurity. The best separate splits give
+:math:`\mathrm{imp}(X_v, y_{1v})` and :math:`\mathrm{imp}(X_v, y_{2v})` (eq. 2); the best
+joint split minimizes the sum of the two (eq. 4). The surrogates diverge into an
+*or-node* when
+
+* eq. (6), the default: :math:`\mathrm{imp}(X_v, y_{1v}) = 0 \lor \mathrm{imp}(X_v, y_{2v}) = 0`
+  (the joint split is then never computed), or
+* eq. (5), with ``alpha``: :math:`\mathrm{imp}(X_v, y_{1v}) + \mathrm{imp}(X_v, y_{2v})
+  \le \alpha\, \mathrm{imp}(X_v, y_{1v}, y_{2v})`; :math:`\alpha = 1` always diverges at the
+  root and gives exactly the two separately grown surrogates.
+
+A node where either label vector is already pure, or the height limit is reached,
+is an or-node as well (Algorithm 2, line 4). Below an or-node each surrogate grows by
+itself (Algorithm 1). The height counts decision edges only.
+
+Split search. Each feature is sorted once (at the root); a child's per-feature order is
+the stable partition of its parent's, so no node sorts again. At a node the labels are
+gathered in sorted order, cumulative class counts give the left/right class counts of
+every threshold, and the impurity of all thresholds of all features is scored in one
+pass, for both label vectors over the same sorted orders. Impurities use a table of :math:`c \log_2 c`
+(entropy) so that equal counts give bit-identical scores. Thresholds are midpoints between
+consecutive distinct values; a sample goes left when ``x[f] < t``. Ties go to the lowest
+feature index, then the lowest threshold.
+
+Diff regions (eq. 3, Algorithm 3): under every or-node, pairs of leaves of the two
+sub-trees with different labels whose boxes (path conditions, half-open intervals
+``lo <= x < hi``) intersect. Refinement (end of Section 4.1) splits impure leaves that
+take part in a diff region, ``k`` times.
+
+Everything here is a pure function of arrays; labels are integer codes ``0..K-1``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = [
+    "CRITERIA",
+    "SurrogateTree",
+    "OrNode",
+    "DiffRegion",
+    "JointTree",
+    "split_scores",
+    "best_split",
+    "best_joint_split",
+    "best_split_reference",
+    "impurity",
+    "grow_tree",
+    "grow_joint_tree",
+    "diff_regions",
+    "predict_diff_regions",
+    "refine",
+]
+
+CRITERIA = ("entropy", "gini")
+_ZERO = 1e-9  # scores of pure splits are exactly 0; this only absorbs rounding
+
+
+# --------------------------------------------------------------------------------------
+# value objects
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class SurrogateTree:
+    """One surrogate decision tree as flat arrays (node 0 is the root).
+
+    ``feature[i] == -1`` marks a leaf; otherwise samples with ``x[feature] < threshold``
+    go to ``left[i]``, the others to ``right[i]``. ``value[i]`` holds the class counts of
+    the training samples at node ``i``; ``depth[i]`` counts decision edges from the JST
+    root; ``shared[i]`` marks the JST's shared decision nodes.
+    """
+
+    feature: np.ndarray
+    threshold: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    value: np.ndarray
+    depth: np.ndarray
+    shared: np.ndarray
+
+    @property
+    def n_nodes(self) -> int:
+        return int(self.feature.shape[0])
+
+    @property
+    def is_leaf(self) -> np.ndarray:
+        return self.feature < 0
+
+    @property
+    def label(self) -> np.ndarray:
+        """Majority class code of every node (lowest code on ties)."""
+        return np.argmax(self.value, axis=1)
+
+    @property
+    def n_samples(self) -> np.ndarray:
+        return self.value.sum(axis=1)
+
+    @property
+    def pure(self) -> np.ndarray:
+        """True where every training sample of the node has the node's label."""
+        return self.value.max(axis=1) == self.value.sum(axis=1)
+
+    @property
+    def height(self) -> int:
+        return int(self.depth[self.is_leaf].max()) if self.n_nodes else 0
+
+    def leaves(self, node: int = 0) -> np.ndarray:
+        """Leaf ids of the sub-tree rooted at ``node``, left to right."""
+        out: list[int] = []
+        stack = [node]
+        while stack:
+            i = stack.pop()
+            if self.feature[i] < 0:
+                out.append(i)
+            else:
+                stack.append(int(self.right[i]))
+                stack.append(int(self.left[i]))
+        return np.asarray(out, dtype=np.int64)
+
+    def apply(self, X: np.ndarray) -> np.ndarray:
+        """Leaf id reached by every row of ``X``."""
+        X = np.asarray(X, dtype=float)
+        node = np.zeros(X.shape[0], dtype=np.int64)
+        rows = np.arange(X.shape[0])
+        for _ in range(self.height + 1):
+            f = self.feature[node]
+            internal = f >= 0
+            if not internal.any():
+                break
+            go_left = X[rows, np.where(internal, f, 0)] < self.threshold[node]
+            node = np.where(internal, np.where(go_left, self.left[node], self.right[node]), node)
+        return node
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Class codes predicted for the rows of ``X``."""
+        return self.label[self.apply(X)]
+
+    def boxes(self, n_features: int) -> tuple[np.ndarray, np.ndarray]:
+        """Path condition of every node as a box ``lo <= x < hi``, arrays ``(n_nodes, d)``."""
+        lo = np.full((self.n_nodes, n_features), -np.inf)
+        hi = np.full((self.n_nodes, n_features), np.inf)
+        for i in range(self.n_nodes):  # parents precede children in the arrays
+            f = self.feature[i]
+            if f < 0:
+                continue
+            t = self.threshold[i]
+            a, b = self.left[i], self.right[i]
+            lo[a], hi[a] = lo[i], hi[i]
+            lo[b], hi[b] = lo[i], hi[i]
+            hi[a, f] = min(hi[i, f], t)
+            lo[b, f] = max(lo[i, f], t)
+        return lo, hi
+
+
+@dataclass(frozen=True, eq=False)
+class OrNode:
+    """Where the surrogates diverge: ``node1`` in tree 1 and ``node2`` in tree 2 root the
+    two separate sub-trees; ``lo``/``hi`` is the path condition from the JST root."""
+
+    node1: int
+    node2: int
+    depth: int
+    lo: np.ndarray
+    hi: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class DiffRegion:
+    """One diff region (eq. 3): leaves ``leaf1``/``leaf2`` under or-node ``or_node`` with
+    labels ``label1 != label2`` and the intersection box ``lo <= x < hi``."""
+
+    or_node: int
+    leaf1: int
+    leaf2: int
+    label1: int
+    label2: int
+    lo: np.ndarray
+    hi: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class JointTree:
+    """A fitted JST: two surrogate trees, their shared decision nodes and the or-nodes.
+
+    ``twin`` maps each shared node of tree 1 to the same node of tree 2.
+    """
+
+    tree1: SurrogateTree
+    tree2: SurrogateTree
+    or_nodes: tuple[OrNode, ...]
+    twin: dict[int, int]
+    n_features: int
+    n_classes: int
+    max_depth: int
+    criterion: str = "entropy"
+    alpha: float | None = None
+    refinements: int = 0
+
+    @property
+    def height(self) -> int:
+        """Maximum number of decision edges on a root-to-leaf path."""
+        return max(self.tree1.height, self.tree2.height)
+
+    @property
+    def n_shared(self) -> int:
+        return len(self.twin)
+
+    def predict(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.tree1.predict(X), self.tree2.predict(X)
+
+    def predict_diff(self, X: np.ndarray) -> np.ndarray:
+        """``D-hat(x) = 1`` where the two surrogates disagree."""
+        p1, p2 = self.predict(X)
+        return (p1 != p2).astype(np.int8)
+
+    def or_node_of(self, X: np.ndarray) -> np.ndarray:
+        """Index (into ``or_nodes``) of the or-node each row reaches."""
+        tree1 = self.tree1
+        lookup = {on.node1: k for k, on in enumerate(self.or_nodes)}
+        X = np.asarray(X, dtype=float)
+        node = np.zeros(X.shape[0], dtype=np.int64)
+        rows = np.arange(X.shape[0])
+        for _ in range(tree1.height + 1):
+            sh = tree1.shared[node]
+            if not sh.any():
+                break
+            go_left = X[rows, np.where(sh, tree1.feature[node], 0)] < tree1.threshold[node]
+            node = np.where(sh, np.where(go_left, tree1.left[node], tree1.right[node]), node)
+        return np.array([lookup[int(i)] for i in node], dtype=np.int64)
+
+
+# --------------------------------------------------------------------------------------
+# impurity and the vectorized split search
+# --------------------------------------------------------------------------------------
+def _xlogx_table(n: int) -> np.ndarray:
+    c = np.arange(n + 1, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = c * np.log2(c)
+    t[0] = 0.0
+    return t
+
+
+def impurity(counts: np.ndarray, criterion: str = "entropy") -> float:
+    """Impurity of one node from its class counts (entropy in bits, or Gini)."""
+    counts = np.asarray(counts, dtype=float)
+    n = counts.sum()
+    if n == 0:
+        return 0.0
+    p = counts[counts > 0] / n
+    if criterion == "entropy":
+        return float(-(p * np.log2(p)).sum())
+    return float(1.0 - (p * p).sum())
+
+
+def split_scores(vals: np.ndarray, ys: np.ndarray, n_classes: int, criterion: str = "entropy",
+                 table: np.ndarray | None = None) -> np.ndarray:
+    """Impurity of every threshold of every feature, in one pass.
+
+    Parameters
+    ----------
+    vals : float array (d, m)
+        Each feature's values at the node, sorted ascending along axis 1.
+    ys : int array (d, m)
+        The labels in the same order (row ``j`` follows feature ``j``'s order).
+    n_classes : int
+    criterion : {"entropy", "gini"}
+    table : array, optional
+        ``c * log2(c)`` for ``c = 0..m`` (entropy only), reused across nodes.
+
+    Returns
+    -------
+    float array (d, m - 1)
+        ``m`` times the weighted child impurity of the split between sorted positions
+        ``i`` and ``i + 1``; ``inf`` where the two values are equal (no threshold there).
+    """
+    d, m = ys.shape
+    if m < 2:
+        return np.full((d, 0), np.inf)
+    nl = np.arange(1, m, dtype=np.int64)  # left sizes for positions 0..m-2
+    nr = m - nl
+    totals = np.bincount(ys[0], minlength=n_classes)
+    if criterion == "entropy":
+        if table is None or table.shape[0] <= m:
+            table = _xlogx_table(m)
+        score = np.broadcast_to(table[nl] + table[nr], (d, m - 1)).copy()
+    elif criterion == "gini":
+        score = np.zeros((d, m - 1))
+        nl_f = nl.astype(float)
+        nr_f = nr.astype(float)
+    else:
+        raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
+    present = np.nonzero(totals)[0]
+    last = present[-1] if present.size else 0
+    rest = np.broadcast_to(nl, (d, m - 1)).copy()  # left count of the last present class
+    for k in present:
+        if k == last:
+            cl = rest
+        else:
+            cl = np.cumsum(ys[:, :-1] == k, axis=1, dtype=np.int64)
+            rest -= cl
+        cr = totals[k] - cl
+        if criterion == "entropy":
+            score -= table[cl]
+            score -= table[cr]
+        else:
+            score -= cl * cl / nl_f
+            score -= cr * cr / nr_f
+    if criterion == "gini":
+        score += m  # sum over children of n_c (1 - sum p^2) = m - sum c^2 / n_c
+    score[vals[:, 1:] == vals[:, :-1]] = np.inf
+    return score
+
+
+def _threshold(vals: np.ndarray, f: int, pos: int) -> float:
+    a, b = vals[f, pos], vals[f, pos + 1]
+    t = (a + b) / 2.0
+    if not (a < t <= b):  # midpoint rounded onto a neighbour
+        t = b
+    return float(t)
+
+
+def best_split(X: np.ndarray, y: np.ndarray, n_classes: int | None = None,
+               criterion: str = "entropy") -> tuple[int, float, float]:
+    """Best single split ``(feature, threshold, weighted impurity)`` of ``(X, y)``.
+
+    Returns ``(-1, nan, inf)`` when no feature has two distinct values.
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=np.int64)
+    k = int(n_classes if n_classes is not None else y.max() + 1)
+    order = np.argsort(X, axis=0, kind="stable").T
+    vals = np.take_along_axis(X.T, order, axis=1)
+    s = split_scores(vals, y[order], k, criterion)
+    if s.size == 0 or not np.isfinite(s).any():
+        return -1, float("nan"), float("inf")
+    f, pos = np.unravel_index(int(np.argmin(s)), s.shape)
+    return int(f), _threshold(vals, int(f), int(pos)), float(s[f, pos] / X.shape[0])
+
+
+def best_joint_split(X: np.ndarray, y1: np.ndarray, y2: np.ndarray, n_classes: int | None = None,
+                     criterion: str = "entropy") -> tuple[int, float, float]:
+    """Best common split for two label vectors: minimizes the sum of their weighted child
+    impurities (eq. 4). Returns ``(feature, threshold, summed impurity)``."""
+    X = np.asarray(X, dtype=float)
+    y1 = np.asarray(y1, dtype=np.int64)
+    y2 = np.asarray(y2, dtype=np.int64)
+    k = int(n_classes if n_classes is not None else max(y1.max(), y2.max()) + 1)
+    order = np.argsort(X, axis=0, kind="stable").T
+    vals = np.take_along_axis(X.T, order, axis=1)
+    s = split_scores(vals, y1[order], k, criterion) + split_scores(vals, y2[order], k, criterion)
+    if s.size == 0 or not np.isfinite(s).any():
+        return -1, float("nan"), float("inf")
+    f, pos = np.unravel_index(int(np.argmin(s)), s.shape)
+    return int(f), _threshold(vals, int(f), int(pos)), float(s[f, pos] / X.shape[0])
+
+
+def best_split_reference(X: np.ndarray, ys: list[np.ndarray], criterion: str = "entropy",
+                         ) -> tuple[int, float, float]:
+    """Brute force over every feature and midpoint threshold: minimizes the sum over the
+    label vectors in ``ys`` of the weighted child impurity (eq. 2 for one vector, eq. 4
+    for two). Slow; kept as the reference the vectorized search is tested against."""
+    X = np.asarray(X, dtype=float)
+    n, d = X.shape
+    best = (-1, float("nan"), float("inf"))
+    for f in range(d):
+        v = np.unique(X[:, f])
+        for t in (v[:-1] + v[1:]) / 2.0:
+            left = X[:, f] < t
+            total = 0.0
+            for y in ys:
+                y = np.asarray(y)
+                for part in (y[left], y[~left]):
+                    if part.size:
+                        total += part.size / n * impurity(np.bincount(part), criterion)
+            if total < best[2] - 1e-12:
+                best = (f, float(t), total)
+    return best
+
+
+# --------------------------------------------------------------------------------------
+# growth
+# --------------------------------------------------------------------------------------
+@dataclass
+class _Builder:
+    n_classes: int
+    feature: list = field(default_factory=list)
+    threshold: list = field(default_factory=list)
+    left: list = field(default_factory=list)
+    right: list = field(default_factory=list)
+    value: list = field(default_factory=list)
+    depth: list = field(default_factory=list)
+    shared: list = field(default_factory=list)
+
+    def add(self, counts: np.ndarray, depth: int, shared: bool = False) -> int:
+        self.feature.append(-1)
+        self.threshold.append(np.nan)
+        self.left.append(-1)
+        self.right.append(-1)
+        self.value.append(np.asarray(counts, dtype=np.int64))
+        self.depth.append(depth)
+        self.shared.append(shared)
+        return len(self.feature) - 1
+
+    def set_split(self, node: int, f: int, t: float, left: int, right: int) -> None:
+        self.feature[node] = f
+        self.threshold[node] = t
+        self.left[node] = left
+        self.right[node] = right
+
+    def freeze(self) -> SurrogateTree:
+        k = self.n_classes
+        value = np.vstack(self.value) if self.value else np.zeros((0, k), dtype=np.int64)
+        return SurrogateTree(
+            feature=np.asarray(self.feature, dtype=np.int64),
+            threshold=np.asarray(self.threshold, dtype=float),
+            left=np.asarray(self.left, dtype=np.int64),
+            right=np.asarray(self.right, dtype=np.int64),
+            value=value,
+            depth=np.asarray(self.depth, dtype=np.int64),
+            shared=np.asarray(self.shared, dtype=bool),
+        )
+
+    @classmethod
+    def thaw(cls, tree: SurrogateTree, n_classes: int) -> "_Builder":
+        return cls(n_classes, tree.feature.tolist(), tree.threshold.tolist(), tree.left.tolist(),
+                   tree.right.tolist(), list(tree.value), tree.depth.tolist(), tree.shared.tolist())
+
+
+class _Grower:
+    """State shared by the recursive growth: data, labels, sorted orders, scratch space."""
+
+    def __init__(self, X, n_classes, max_depth, criterion):
+        self.X = X
+        self.k = n_classes
+        self.max_depth = max_depth
+        self.criterion = criterion
+        n = X.shape[0]
+        self.table = _xlogx_table(n) if criterion == "entropy" else None
+        self.flag = np.zeros(n, dtype=bool)
+
+    def presort(self, idx: np.ndarray | None = None):
+        X = self.X if idx is None else self.X[idx]
+        order = np.argsort(X, axis=0, kind="stable").T  # (d, m) positions into X
+        vals = np.take_along_axis(X.T, order, axis=1)
+        if idx is not None:
+            order = idx[order]
+        return np.ascontiguousarray(order), np.ascontiguousarray(vals)
+
+    def scores(self, order, vals, y):
+        return split_scores(vals, y[order], self.k, self.criterion, self.table)
+
+    def partition(self, order, vals, f, pos):
+        """Stable partition of every feature's order by the split ``(f, pos)``."""
+        d, m = order.shape
+        flag = self.flag
+        flag[order[f, : pos + 1]] = True
+        keep = flag[order]
+        flag[order[f, : pos + 1]] = False
+        nl = pos + 1
+        return ((order[keep].reshape(d, nl), vals[keep].reshape(d, nl)),
+                (order[~keep].reshape(d, m - nl), vals[~keep].reshape(d, m - nl)))
+
+    # Algorithm 1
+    def grow(self, b: _Builder, y, order, vals, depth, scores=None) -> int:
+        m = order.shape[1]
+        counts = np.bincount(y[order[0]], minlength=self.k)
+        node = b.add(counts, depth)
+        if counts.max() == m or depth >= self.max_depth or m < 2:
+            return node
+        s = self.scores(order, vals, y) if scores is None else scores
+        j = int(np.argmin(s))
+        f, pos = divmod(j, s.shape[1])
+        if not np.isfinite(s[f, pos]):
+            return node
+        t = _threshold(vals, f, pos)
+        (lo_o, lo_v), (hi_o, hi_v) = self.partition(order, vals, f, pos)
+        a = self.grow(b, y, lo_o, lo_v, depth + 1)
+        c = self.grow(b, y, hi_o, hi_v, depth + 1)
+        b.set_split(node, f, t, a, c)
+        return node
+
+
+def _check_common(X, max_depth, criterion):
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {X.shape}")
+    if isinstance(max_depth, bool) or int(max_depth) != max_depth or max_depth < 1:
+        raise ValueError(f"max_depth must be an integer >= 1, got {max_depth!r}")
+    if criterion not in CRITERIA:
+        raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
+    if not np.isfinite(X).all():
+        raise ValueError("X contains NaN or infinite values; impute or drop them first")
+    return X
+
+
+def _n_classes(n_classes, *ys) -> int:
+    top = max((int(y.max()) + 1 if y.size else 1) for y in ys)
+    if n_classes is None:
+        return top
+    if int(n_classes) < top:
+        raise ValueError(f"n_classes={n_classes} but the labels use codes up to {top - 1}")
+    return int(n_classes)
+
+
+def _codes(y, n, name):
+    y = np.asarray(y)
+    if y.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},), got {y.shape}")
+    if y.dtype.kind not in "iub" or (y.size and y.min() < 0):
+        raise ValueError(f"{name} must hold integer class codes 0..K-1")
+    return y.astype(np.int64)
+
+
+def grow_tree(X: np.ndarray, y: np.ndarray, max_depth: int, *, n_classes: int | None = None,
+              criterion: str = "entropy") -> SurrogateTree:
+    """One greedy surrogate tree (Algorithm 1): split until pure or ``max_depth``."""
+    X = _check_common(X, max_depth, criterion)
+    y = _codes(y, X.shape[0], "y")
+    k = _n_classes(n_classes, y)
+    g = _Grower(X, k, int(max_depth), criterion)
+    b = _Builder(k)
+    order, vals = g.presort()
+    g.grow(b, y, order, vals, 0)
+    return b.freeze()
+
+
+def grow_joint_tree(X: np.ndarray, y1: np.ndarray, y2: np.ndarray, max_depth: int, *,
+                    n_classes: int | None = None, criterion: str = "entropy",
+                    alpha: float | None = None) -> JointTree:
+    """Grow a Joint Surrogate Tree (Algorithm 2).
+
+    Parameters
+    ----------
+    X : float array (n, d)
+    y1, y2 : int arrays (n,)
+        Class codes ``0..K-1`` given by the two models (one shared coding).
+    max_depth : int >= 1
+        Height limit, counted in decision edges.
+    n_classes : int, optional
+        ``K``; by default one more than the largest code.
+    criterion : {"entropy", "gini"}
+    alpha : float in [0, 1], optional
+        ``None`` (default) uses the simplified divergence condition (eq. 6); a number uses
+        the general condition (eq. 5) with that alpha.
+
+    Returns
+    -------
+    JointTree
+    """
+    X = _check_common(X, max_depth, criterion)
+    n, d = X.shape
+    y1 = _codes(y1, n, "y1")
+    y2 = _codes(y2, n, "y2")
+    if alpha is not None and not (0.0 <= float(alpha) <= 1.0):
+        raise ValueError(f"alpha must be in [0, 1] for the general divergence condition (eq. 5), got {alpha!r}")
+    k = _n_classes(n_classes, y1, y2)
+    max_depth = int(max_depth)
+    g = _Grower(X, k, max_depth, criterion)
+    b1, b2 = _Builder(k), _Builder(k)
+    or_nodes: list[OrNode] = []
+    twin: dict[int, int] = {}
+
+    def or_node(order, vals, depth, lo, hi, s1=None, s2=None):
+        n1 = g.grow(b1, y1, order, vals, depth, s1)
+        n2 = g.grow(b2, y2, order, vals, depth, s2)
+        or_nodes.append(OrNode(n1, n2, depth, lo.copy(), hi.copy()))
+        return n1, n2
+
+    def joint(order, vals, depth, lo, hi):
+        m = order.shape[1]
+        idx = order[0]
+        c1 = np.bincount(y1[idx], minlength=k)
+        c2 = np.bincount(y2[idx], minlength=k)
+        if c1.max() == m or c2.max() == m or depth >= max_depth or m < 2:
+            return or_node(order, vals, depth, lo, hi)
+        s1 = g.scores(order, vals, y1)
+        s2 = g.scores(order, vals, y2)
+        j1, j2 = int(np.argmin(s1)), int(np.argmin(s2))
+        i1, i2 = s1.flat[j1], s2.flat[j2]
+        if not np.isfinite(i1):  # no two distinct values in any feature
+            return or_node(order, vals, depth, lo, hi, s1, s2)
+        tol = _ZERO * m
+        if alpha is None:
+            diverge = i1 <= tol or i2 <= tol  # eq. (6); the joint split is not computed
+            sj = None
+        elif alpha >= 1.0:
+            diverge = True  # eq. (5) always holds for alpha = 1
+            sj = None
+        else:
+            sj = s1 + s2
+            jj = int(np.argmin(sj))
+            diverge = (i1 + i2) <= alpha * sj.flat[jj] + tol
+        if diverge:
+            return or_node(order, vals, depth, lo, hi, s1, s2)
+        if sj is None:
+            sj = s1 + s2  # eq. (4), computed lazily
+        jj = int(np.argmin(sj))
+        f, pos = divmod(jj, sj.shape[1])
+        t = _threshold(vals, f, pos)
+        n1 = b1.add(c1, depth, shared=True)
+        n2 = b2.add(c2, depth, shared=True)
+        twin[n1] = n2
+        (lo_o, lo_v), (hi_o, hi_v) = g.partition(order, vals, f, pos)
+        hl = hi.copy()
+        hl[f] = min(hl[f], t)
+        a1, a2 = joint(lo_o, lo_v, depth + 1, lo, hl)
+        lr = lo.copy()
+        lr[f] = max(lr[f], t)
+        r1, r2 = joint(hi_o, hi_v, depth + 1, lr, hi)
+        b1.set_split(n1, f, t, a1, r1)
+        b2.set_split(n2, f, t, a2, r2)
+        return n1, n2
+
+    order, vals = g.presort()
+    joint(order, vals, 0, np.full(d, -np.inf), np.full(d, np.inf))
+    return JointTree(b1.freeze(), b2.freeze(), tuple(or_nodes), twin, d, k, max_depth, criterion,
+                     None if alpha is None else float(alpha))
+
+
+# --------------------------------------------------------------------------------------
+# diff regions (Algorithm 3) and refinement
+# --------------------------------------------------------------------------------------
+def diff_regions(jst: JointTree, *, max_elements: int = 2_000_000) -> list[DiffRegion]:
+    """All diff regions of a JST (eq. 3), or-node by or-node, in tree order.
+
+    Leaf pairs are intersected in blocks of at most ``max_elements`` box coordinates.
+    """
+    d = jst.n_features
+    lo1, hi1 = jst.tree1.boxes(d)
+    lo2, hi2 = jst.tree2.boxes(d)
+    lab1, lab2 = jst.tree1.label, jst.tree2.label
+    out: list[DiffRegion] = []
+    for k, on in enumerate(jst.or_nodes):
+        L1 = jst.tree1.leaves(on.node1)
+        L2 = jst.tree2.leaves(on.node2)
+        chunk = max(1, max_elements // max(1, L2.size * d))
+        for s in range(0, L1.size, chunk):
+            a = L1[s : s + chunk]
+            lo = np.maximum(lo1[a][:, None, :], lo2[L2][None, :, :])
+            hi = np.minimum(hi1[a][:, None, :], hi2[L2][None, :, :])
+            ok = (lo < hi).all(axis=2) & (lab1[a][:, None] != lab2[L2][None, :])
+            for i, j in zip(*np.nonzero(ok)):
+                out.append(DiffRegion(k, int(a[i]), int(L2[j]), int(lab1[a[i]]), int(lab2[L2[j]]),
+                                      lo[i, j].copy(), hi[i, j].copy()))
+    return out
+
+
+def predict_diff_regions(regions: list[DiffRegion], X: np.ndarray) -> np.ndarray:
+    """``D-hat(x) = 1`` where ``x`` lies in some diff region (``lo <= x < hi``)."""
+    X = np.asarray(X, dtype=float)
+    out = np.zeros(X.shape[0], dtype=bool)
+    for r in regions:
+        out |= ((X >= r.lo) & (X < r.hi)).all(axis=1)
+    return out.astype(np.int8)
+
+
+def refine(jst: JointTree, X: np.ndarray, y1: np.ndarray, y2: np.ndarray, iterations: int = 1) -> JointTree:
+    """Selective refinement (Section 4.1): ``iterations`` times, split every impure leaf
+    that takes part in a diff region with its own best split for its model; other leaves
+    are left alone. ``IMD_{h+k}`` is ``refine(grow_joint_tree(..., h), ..., k)``."""
+    X = np.asarray(X, dtype=float)
+    n = X.shape[0]
+    y1 = _codes(y1, n, "y1")
+    y2 = _codes(y2, n, "y2")
+    if isinstance(iterations, bool) or int(iterations) != iterations or iterations < 0:
+        raise ValueError(f"iterations must be an integer >= 0, got {iterations!r}")
+    k = jst.n_classes
+    for _ in range(int(iterations)):
+        regions = diff_regions(jst)
+        in1 = sorted({r.leaf1 for r in regions})
+        in2 = sorted({r.leaf2 for r in regions})
+        trees = []
+        changed = False
+        for tree, y, leaves in ((jst.tree1, y1, in1), (jst.tree2, y2, in2)):
+            b = _Builder.thaw(tree, k)
+            leaf_of = tree.apply(X)
+            g = _Grower(X, k, 0, jst.criterion)
+            for leaf in leaves:
+                if tree.pure[leaf]:
+                    continue
+                idx = np.nonzero(leaf_of == leaf)[0]
+                if idx.size < 2:
+                    continue
+                order, vals = g.presort(idx)
+                s = g.scores(order, vals, y)
+                j = int(np.argmin(s))
+                f, pos = divmod(j, s.shape[1])
+                if not np.isfinite(s[f, pos]):
+                    continue
+                t = _threshold(vals, f, pos)
+                (lo_o, _), (hi_o, _) = g.partition(order, vals, f, pos)
+                depth = int(tree.depth[leaf]) + 1
+                a = b.add(np.bincount(y[lo_o[0]], minlength=k), depth)
+                c = b.add(np.bincount(y[hi_o[0]], minlength=k), depth)
+                b.set_split(leaf, f, t, a, c)
+                changed = True
+            trees.append(b.freeze())
+        jst = JointTree(trees[0], trees[1], jst.or_nodes, jst.twin, jst.n_features, k, jst.max_depth,
+                        jst.criterion, jst.alpha, jst.refinements + 1)
+        if not changed:
+            break
+    return jst

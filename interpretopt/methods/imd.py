@@ -1,0 +1,570 @@
+r"""Interpretable model differencing (IMD) with Joint Surrogate Trees, and its baselines.
+
+Haldar, Saha, Wei, Nair, Daly, "Interpretable Differencing of Machine Learning Models",
+UAI 2023. Given two classifiers :math:`M_1, M_2` and unlabelled data :math:`X`, a diff model
+:math:`\hat D(x)` predicts the 0-1 dissimilarity :math:`D = [M_1(x) \ne M_2(x)]`.
+
+* :class:`IMDExplainer` (alias :class:`JointSurrogateTree`) grows a JST (Section 4.1,
+  Algorithm 2) with :func:`interpretopt.heuristics.jst.grow_joint_tree`, extracts the diff
+  rules (eq. 3, Algorithm 3) and optionally refines them (``refine=k`` gives
+  :math:`\mathrm{IMD}_{h+k}`).
+* :class:`SeparateSurrogates`: two independent trees (the JST with :math:`\alpha = 1`).
+* :class:`DirectDT`: a depth-6 scikit-learn tree on :math:`D`; rules are its ``D = 1`` leaves.
+* :class:`DirectGB`: scikit-learn gradient boosting (``max_depth=6``) on :math:`D`; no rules.
+* :class:`BRCGDiff`: a BRCG rule set per model (binary tasks); diff where they differ.
+
+Every estimator has ``fit(X, a, b)`` where ``a``/``b`` are the models' labels on ``X`` or
+fitted models with ``predict``, ``predict_diff(X)``, ``diff_rules_`` (a
+:class:`~interpretopt.rules.RuleSet`, or ``None``) and ``metrics(X, a, b)`` returning the
+Section 5 metrics (``diffs, precision, recall, f1, n_rules, n_predicates`` and, for the
+surrogate methods, ``fidelity1, fidelity2``).
+
+Example
+-------
+>>> import numpy as np
+>>> X = np.random.default_rng(0).normal(size=(500, 3))
+>>> y1 = (X[:, 0] > 0).astype(int); y2 = ((X[:, 0] > 0) & (X[:, 1] < 1)).astype(int)
+>>> imd = IMDExplainer(max_depth=3).fit(X, y1, y2)
+>>> print(imd.render_rules())   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator
+
+from interpretopt._validation import check_X, check_in_range, check_int, feature_names_of
+from interpretopt.evaluation.diff_metrics import diff_metrics, fidelity as _fidelity
+from interpretopt.exceptions import InputError, InterpretoptError
+from interpretopt.heuristics import jst as _jst
+
+from interpretopt.rules import Condition, Conjunction, RuleSet
+
+__all__ = [
+    "DiffRule",
+    "IMDExplainer",
+    "JointSurrogateTree",
+    "SeparateSurrogates",
+    "DirectDT",
+    "DirectGB",
+    "BRCGDiff",
+    "DIFF_METHODS",
+    "make_diff_model",
+]
+
+
+@dataclass(frozen=True)
+class DiffRule:
+    """A diff rule with its context: the or-node it comes from and the two leaf labels."""
+
+    rule: Conjunction
+    or_node: int
+    label1: Any
+    label2: Any
+
+    def render(self, feature_names=None) -> str:
+        return f"{self.rule.render(feature_names)}  [M1: {self.label1}, M2: {self.label2}]"
+
+
+# --------------------------------------------------------------------------------------
+# shared input handling
+# --------------------------------------------------------------------------------------
+def _labels_from(X_raw: Any, source: Any, name: str, n: int) -> np.ndarray:
+    """Labels given directly, or a fitted model's predictions on ``X``."""
+    if hasattr(source, "predict") and callable(source.predict):
+        try:
+            y = source.predict(X_raw)
+        except Exception as exc:  # the user's model: report what it said
+            raise InputError(
+                f"{name} could not predict on X ({type(exc).__name__}: {exc}); pass a fitted model "
+                f"whose predict accepts X with {n} rows, or its predicted labels"
+            ) from exc
+    else:
+        y = source
+    y = np.asarray(y)
+    if y.ndim == 2 and 1 in y.shape:
+        y = y.ravel()
+    if y.ndim != 1:
+        raise InputError(f"{name} must give one label per row of X, got an array of shape {y.shape}")
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
+        raise InputError(f"{name} contains NaN or infinite labels")
+    return y
+
+
+def _prepare(X: Any, a: Any, b: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    Xa = check_X(X)
+    n = Xa.shape[0]
+    y1 = _labels_from(X, a, "model1 / y1", n)
+    y2 = _labels_from(X, b, "model2 / y2", n)
+    if y1.shape[0] != y2.shape[0]:
+        raise InputError(f"the two label vectors differ in length: y1 has {y1.shape[0]}, y2 has {y2.shape[0]}")
+    if y1.shape[0] != n:
+        raise InputError(f"X has {n} rows but the labels have {y1.shape[0]}")
+    return Xa, y1, y2
+
+
+def _sk_seed(random_state: Any) -> Any:
+    """scikit-learn accepts None, an int or a RandomState; a Generator gives one drawn int."""
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(2**31 - 1))
+    return random_state
+
+
+def _box_rule(lo: np.ndarray, hi: np.ndarray) -> Conjunction:
+    conds = []
+    for f in np.nonzero(np.isfinite(lo) | np.isfinite(hi))[0]:
+        if np.isfinite(lo[f]):
+            conds.append(Condition(int(f), ">=", float(lo[f])))
+        if np.isfinite(hi[f]):
+            conds.append(Condition(int(f), "<", float(hi[f])))
+    return Conjunction(tuple(conds))
+
+
+class _DiffModel(BaseEstimator):
+    """Common surface of the diff models: ``predict_diff``, ``metrics``, ``score``."""
+
+    diff_rules_: Any = None
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "n_features_in_"):
+            raise InterpretoptError(f"this {type(self).__name__} is not fitted yet; call fit(X, model1, model2) first")
+
+    def _check_X(self, X: Any) -> np.ndarray:
+        self._check_fitted()
+        Xa = check_X(X)
+        if Xa.shape[1] != self.n_features_in_:
+            raise InputError(f"X has {Xa.shape[1]} features but the model was fitted with {self.n_features_in_}")
+        return Xa
+
+    def predict_diff(self, X: Any) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Same as :meth:`predict_diff`."""
+        return self.predict_diff(X)
+
+    def metrics(self, X: Any, a: Any, b: Any) -> dict[str, float]:
+        """Section 5 metrics on ``X`` against the models (or labels) ``a``, ``b``."""
+        Xa, y1, y2 = _prepare(X, a, b)
+        out = diff_metrics(y1, y2, self.predict_diff(Xa), self.diff_rules_)
+        return out
+
+    def score(self, X: Any, a: Any, b: Any) -> float:
+        """F1 of the diff prediction."""
+        return self.metrics(X, a, b)["f1"]
+
+    @property
+    def n_rules_(self) -> int:
+        return 0 if self.diff_rules_ is None else len(self.diff_rules_)
+
+
+# --------------------------------------------------------------------------------------
+# IMD
+# --------------------------------------------------------------------------------------
+class IMDExplainer(_DiffModel):
+    """Joint Surrogate Tree for interpretable model differencing.
+
+    Parameters
+    ----------
+    max_depth : int, default 6
+        Height of the JST in decision edges (the paper's ``k``; 6 in its experiments).
+    criterion : {"entropy", "gini"}, default "entropy"
+        Impurity ``H`` of eq. (1); the paper uses entropy.
+    divergence : {"simplified", "general"}, default "simplified"
+        Divergence condition: eq. (6) (diverge when one best separate split is pure), or
+        eq. (5) with ``alpha``.
+    alpha : float in [0, 1], optional
+        Only for ``divergence="general"``. ``alpha = 1`` gives the separate surrogates;
+        smaller values favour shared splits.
+    refine : int, default 0
+        Iterations of selective refinement (Section 4.1): ``IMD_{max_depth + refine}``.
+
+    Attributes
+    ----------
+    jst_ : interpretopt.heuristics.jst.JointTree
+    surrogate1_, surrogate2_ : interpretopt.heuristics.jst.SurrogateTree
+        The two surrogates (class codes index ``classes_``).
+    or_nodes_ : tuple of OrNode
+    diff_regions_ : list of DiffRegion
+    diff_rules_ : RuleSet
+        One rule per diff region, over feature indices (``x < t`` / ``x >= t``).
+    diff_rule_info_ : list of DiffRule
+        The same rules with their or-node and the two surrogates' labels.
+    classes_ : array
+        Union of the two models' labels.
+    fidelity_ : tuple of float
+        Training fidelity of each surrogate to its model.
+    feature_names_in_ : list of str
+    """
+
+    def __init__(self, *, max_depth: int = 6, criterion: str = "entropy", divergence: str = "simplified",
+                 alpha: float | None = None, refine: int = 0) -> None:
+        self.max_depth = max_depth
+        self.criterion = criterion
+        self.divergence = divergence
+        self.alpha = alpha
+        self.refine = refine
+
+    def _alpha(self) -> float | None:
+        if self.divergence == "simplified":
+            if self.alpha is not None:
+                raise InputError("alpha is used only by divergence='general' (eq. 5); "
+                                 "leave alpha=None with divergence='simplified' (eq. 6)")
+            return None
+        if self.divergence == "general":
+            if self.alpha is None:
+                raise InputError("divergence='general' (eq. 5) needs alpha in [0, 1]; alpha=1 gives separate surrogates")
+            return check_in_range("alpha", self.alpha, 0.0, 1.0)
+        raise InputError(f"divergence must be 'simplified' (eq. 6) or 'general' (eq. 5), got {self.divergence!r}")
+
+    def fit(self, X: Any, model1: Any, model2: Any) -> "IMDExplainer":
+        """Grow the JST on ``X`` labelled by ``model1`` and ``model2`` (models or label vectors)."""
+        max_depth = check_int("max_depth", self.max_depth, 1)
+        refine = check_int("refine", self.refine, 0)
+        if self.criterion not in _jst.CRITERIA:
+            raise InputError(f"criterion must be one of {_jst.CRITERIA}, got {self.criterion!r}")
+        alpha = self._alpha()
+        Xa, y1, y2 = _prepare(X, model1, model2)
+        try:
+            classes, codes = np.unique(np.concatenate([y1, y2]), return_inverse=True)
+        except TypeError as exc:
+            raise InputError(f"the two models' labels cannot be compared ({exc}); use one label type") from None
+        n = Xa.shape[0]
+        c1, c2 = codes[:n].astype(np.int64), codes[n:].astype(np.int64)
+        jst = _jst.grow_joint_tree(Xa, c1, c2, max_depth, n_classes=len(classes),
+                                   criterion=self.criterion, alpha=alpha)
+        if refine:
+            jst = _jst.refine(jst, Xa, c1, c2, refine)
+        self.classes_ = classes
+        self.n_features_in_ = Xa.shape[1]
+        self.feature_names_in_ = feature_names_of(X, Xa.shape[1])
+        self._set_tree(jst)
+        p1, p2 = jst.predict(Xa)
+        self.fidelity_ = (float(np.mean(p1 == c1)), float(np.mean(p2 == c2)))
+        return self
+
+    def _set_tree(self, jst: _jst.JointTree) -> None:
+        self.jst_ = jst
+        self.surrogate1_ = jst.tree1
+        self.surrogate2_ = jst.tree2
+        self.or_nodes_ = jst.or_nodes
+        self.diff_regions_ = _jst.diff_regions(jst)
+        self._rules_cache = None
+
+    def _rules(self) -> list[DiffRule]:
+        if not hasattr(self, "diff_regions_"):
+            raise AttributeError("diff rules exist after fit")
+        if self._rules_cache is None:
+            cache: dict = {}
+
+            def cond(f, op, v):
+                key = (f, op, v)
+                c = cache.get(key)
+                if c is None:
+                    c = cache[key] = Condition(f, op, v)
+                return c
+
+            def label(code):
+                v = self.classes_[code]
+                return v.item() if hasattr(v, "item") else v
+
+            out = []
+            for r in self.diff_regions_:
+                conds = [cond(int(f), ">=", float(r.lo[f])) for f in np.nonzero(np.isfinite(r.lo))[0]]
+                conds += [cond(int(f), "<", float(r.hi[f])) for f in np.nonzero(np.isfinite(r.hi))[0]]
+                out.append(DiffRule(Conjunction(tuple(conds)), r.or_node, label(r.label1), label(r.label2)))
+            self._rules_cache = out
+        return self._rules_cache
+
+    @property
+    def diff_rules_(self) -> RuleSet:
+        """The diff rules (eq. 3) as a RuleSet over feature indices (built on first access)."""
+        return RuleSet(tuple(r.rule for r in self._rules()))
+
+    @property
+    def diff_rule_info_(self) -> list[DiffRule]:
+        """The diff rules with their or-node and the two surrogates' labels."""
+        return list(self._rules())
+
+    @property
+    def n_rules_(self) -> int:
+        return len(self.diff_regions_)
+
+    @property
+    def n_predicates_(self) -> int:
+        """Distinct predicates over all diff rules (``#p``), counted on the diff boxes."""
+        if not self.diff_regions_:
+            return 0
+        lo = np.vstack([r.lo for r in self.diff_regions_])
+        hi = np.vstack([r.hi for r in self.diff_regions_])
+        keys = set()
+        for side, arr in ((0, lo), (1, hi)):
+            rows, cols = np.nonzero(np.isfinite(arr))
+            keys.update(zip([side] * rows.size, cols.tolist(), arr[rows, cols].tolist()))
+        return len(keys)
+
+    # -- predictions
+    def predict1(self, X: Any) -> np.ndarray:
+        """Surrogate of model 1."""
+        return self.classes_[self.surrogate1_.predict(self._check_X(X))]
+
+    def predict2(self, X: Any) -> np.ndarray:
+        """Surrogate of model 2."""
+        return self.classes_[self.surrogate2_.predict(self._check_X(X))]
+
+    def predict_diff(self, X: Any, *, source: str = "rules") -> np.ndarray:
+        """``D-hat(x)`` (int8 0/1).
+
+        ``source="rules"`` evaluates the diff rule set; ``"surrogates"`` compares the two
+        surrogates; ``"regions"`` tests the diff boxes directly. All three agree.
+        """
+        Xa = self._check_X(X)
+        if source == "rules":
+            return np.asarray(self.diff_rules_.predict(Xa), dtype=np.int8)
+        if source == "surrogates":
+            return self.jst_.predict_diff(Xa)
+        if source == "regions":
+            return _jst.predict_diff_regions(self.diff_regions_, Xa)
+        raise InputError(f"source must be 'rules', 'surrogates' or 'regions', got {source!r}")
+
+    def fidelity(self, X: Any, model1: Any, model2: Any) -> tuple[float, float]:
+        """Fidelity of each surrogate to its model on ``X``."""
+        Xa, y1, y2 = _prepare(X, model1, model2)
+        return _fidelity(y1, self.predict1(Xa)), _fidelity(y2, self.predict2(Xa))
+
+    def metrics(self, X: Any, model1: Any, model2: Any) -> dict[str, float]:
+        """Section 5 metrics on ``X``; ``D-hat`` from the surrogates (equal to the rules')."""
+        Xa, y1, y2 = _prepare(X, model1, model2)
+        out = diff_metrics(y1, y2, self.predict_diff(Xa, source="surrogates"))
+        out["n_rules"] = self.n_rules_
+        out["n_predicates"] = self.n_predicates_
+        out["fidelity1"] = _fidelity(y1, self.predict1(Xa))
+        out["fidelity2"] = _fidelity(y2, self.predict2(Xa))
+        out["n_or_nodes"] = len(self.or_nodes_)
+        out["n_shared"] = self.jst_.n_shared
+        out["height"] = self.jst_.height
+        return out
+
+    def refined(self, X: Any, model1: Any, model2: Any, iterations: int = 1) -> "IMDExplainer":
+        """A copy refined ``iterations`` more times on ``(X, model1, model2)``."""
+        self._check_fitted()
+        iterations = check_int("iterations", iterations, 0)
+        Xa, y1, y2 = _prepare(X, model1, model2)
+        index = {v: i for i, v in enumerate(self.classes_.tolist())}
+        try:
+            codes1 = np.array([index[v] for v in y1.tolist()], dtype=np.int64)
+            codes2 = np.array([index[v] for v in y2.tolist()], dtype=np.int64)
+        except KeyError as exc:
+            raise InputError(f"label {exc.args[0]!r} was not seen in fit; classes: {self.classes_.tolist()}") from None
+        other = type(self)(**self.get_params())
+        other.refine = self.refine + iterations
+        other.classes_ = self.classes_
+        other.n_features_in_ = self.n_features_in_
+        other.feature_names_in_ = self.feature_names_in_
+        other._set_tree(_jst.refine(self.jst_, Xa, codes1, codes2, iterations))
+        p1, p2 = other.jst_.predict(Xa)
+        other.fidelity_ = (float(np.mean(p1 == codes1)), float(np.mean(p2 == codes2)))
+        return other
+
+    # -- rendering
+    def render_rules(self, feature_names: Any = None) -> str:
+        """Diff rules as text, grouped by or-node."""
+        from interpretopt.methods.imd_render import render_diff_rules
+
+        self._check_fitted()
+        return render_diff_rules(self, feature_names)
+
+    def to_dot(self, feature_names: Any = None, **kwargs: Any) -> str:
+        """The JST as Graphviz DOT text (Figure 2 style)."""
+        from interpretopt.methods.imd_render import jst_to_dot
+
+        self._check_fitted()
+        return jst_to_dot(self, feature_names, **kwargs)
+
+    def plot(self, ax: Any = None, feature_names: Any = None, **kwargs: Any):
+        """Draw the JST with matplotlib (Graphviz ``dot`` layout when installed)."""
+        from interpretopt.methods.imd_render import plot_jst
+
+        self._check_fitted()
+        return plot_jst(self, ax=ax, feature_names=feature_names, **kwargs)
+
+
+JointSurrogateTree = IMDExplainer
+
+
+class SeparateSurrogates(IMDExplainer):
+    """Two independently grown surrogate trees; diff rules from intersecting leaf pairs with
+    different labels (the JST with the general divergence condition and ``alpha = 1``)."""
+
+    def __init__(self, *, max_depth: int = 6, criterion: str = "entropy") -> None:
+        self.max_depth = max_depth
+        self.criterion = criterion
+
+    divergence = "general"
+    alpha = 1.0
+    refine = 0
+
+
+# --------------------------------------------------------------------------------------
+# direct baselines
+# --------------------------------------------------------------------------------------
+class DirectDT(_DiffModel):
+    """A decision tree on the 0-1 dissimilarity ``D``; diff rules are its ``D = 1`` leaves.
+
+    Parameters
+    ----------
+    max_depth : int, default 6
+    criterion : str, default "gini"
+        scikit-learn's criterion (its default, as in the paper's setup).
+    random_state : int, optional
+    """
+
+    def __init__(self, *, max_depth: int = 6, criterion: str = "gini", random_state: Any = None) -> None:
+        self.max_depth = max_depth
+        self.criterion = criterion
+        self.random_state = random_state
+
+    def fit(self, X: Any, model1: Any, model2: Any) -> "DirectDT":
+        from sklearn.tree import DecisionTreeClassifier
+
+        from interpretopt.rules import tree_to_rules
+
+        check_int("max_depth", self.max_depth, 1)
+        Xa, y1, y2 = _prepare(X, model1, model2)
+        d = (y1 != y2).astype(np.int8)
+        tree = DecisionTreeClassifier(max_depth=self.max_depth, criterion=self.criterion,
+                                      random_state=_sk_seed(self.random_state))
+        tree.fit(Xa, d)
+        self.tree_ = tree
+        self.n_features_in_ = Xa.shape[1]
+        self.feature_names_in_ = feature_names_of(X, Xa.shape[1])
+        leaves = tree_to_rules(tree)
+        self.diff_rules_ = RuleSet(tuple(r.conjunction for r in leaves if r.prediction == 1))
+        return self
+
+    def predict_diff(self, X: Any) -> np.ndarray:
+        return self.tree_.predict(self._check_X(X)).astype(np.int8)
+
+
+class DirectGB(_DiffModel):
+    """Gradient boosting (``max_depth=6``, other scikit-learn defaults) on ``D``; no rules."""
+
+    def __init__(self, *, max_depth: int = 6, random_state: Any = None) -> None:
+        self.max_depth = max_depth
+        self.random_state = random_state
+
+    def fit(self, X: Any, model1: Any, model2: Any) -> "DirectGB":
+        from sklearn.ensemble import GradientBoostingClassifier
+
+        check_int("max_depth", self.max_depth, 1)
+        Xa, y1, y2 = _prepare(X, model1, model2)
+        d = (y1 != y2).astype(np.int8)
+        self.n_features_in_ = Xa.shape[1]
+        self.feature_names_in_ = feature_names_of(X, Xa.shape[1])
+        self.constant_ = int(d[0]) if np.unique(d).size == 1 else None
+        if self.constant_ is None:
+            self.model_ = GradientBoostingClassifier(max_depth=self.max_depth,
+                                                     random_state=_sk_seed(self.random_state)).fit(Xa, d)
+        else:
+            self.model_ = None
+        self.diff_rules_ = None
+        return self
+
+    def predict_diff(self, X: Any) -> np.ndarray:
+        Xa = self._check_X(X)
+        if self.model_ is None:
+            return np.full(Xa.shape[0], self.constant_, dtype=np.int8)
+        return self.model_.predict(Xa).astype(np.int8)
+
+
+class BRCGDiff(_DiffModel):
+    """BRCG Diff: a BRCG rule set per model (binary labels), diff where the two disagree.
+
+    As in the paper's baseline, the second rule set is grounded in the first (BRCG+ of
+    "What changed?") unless ``grounded=False``. The diff region of two DNF rule sets is
+    not itself a short DNF, so ``n_rules`` and ``n_predicates`` count the rules and the
+    distinct predicates of the two rule sets together.
+
+    Parameters
+    ----------
+    brcg_params : dict, optional
+        Keyword arguments for :class:`interpretopt.methods.brcg.BRCGClassifier`.
+    grounded : bool, default True
+    """
+
+    def __init__(self, *, brcg_params: dict | None = None, grounded: bool = True) -> None:
+        self.brcg_params = brcg_params
+        self.grounded = grounded
+
+    @staticmethod
+    def _brcg_classes():
+        try:
+            from interpretopt.methods.brcg import BRCGClassifier, GroundedBRCGClassifier
+        except ImportError as exc:
+            raise InterpretoptError(
+                f"BRCG Diff needs interpretopt.methods.brcg.BRCGClassifier; BRCG is unavailable ({exc})"
+            ) from exc
+        return BRCGClassifier, GroundedBRCGClassifier
+
+    def fit(self, X: Any, model1: Any, model2: Any) -> "BRCGDiff":
+        plain, grounded = self._brcg_classes()
+        Xa, y1, y2 = _prepare(X, model1, model2)
+        labels = np.unique(np.concatenate([y1, y2]))
+        if labels.size > 2:
+            raise InputError(f"BRCG Diff applies to binary tasks only; the models predict {labels.size} classes")
+        positive = labels[-1]
+        self.classes_ = labels
+        self.n_features_in_ = Xa.shape[1]
+        self.feature_names_in_ = feature_names_of(X, Xa.shape[1])
+        params = dict(self.brcg_params or {})
+        self.constant_ = {}
+        self.models_ = []
+        for k, y in enumerate((y1, y2)):
+            yb = (y == positive).astype(np.int8)
+            if np.unique(yb).size == 1:
+                self.models_.append(None)
+                self.constant_[k] = int(yb[0])
+                continue
+            first = self.models_[0] if k == 1 else None
+            if k == 1 and self.grounded and first is not None and len(first.rules_) > 0:
+                model = grounded(grounding=first.rules_, **params)
+            else:
+                model = plain(**params)
+            self.models_.append(model.fit(Xa, yb))
+        rules = []
+        for m in self.models_:
+            if m is not None:
+                rules.extend(m.rules_)
+        self.diff_rules_ = RuleSet(tuple(rules))
+        return self
+
+    def _predict_model(self, k: int, Xa: np.ndarray) -> np.ndarray:
+        m = self.models_[k]
+        if m is None:
+            return np.full(Xa.shape[0], self.constant_[k], dtype=np.int8)
+        return np.asarray(m.predict(Xa)).astype(np.int8)
+
+    def predict_diff(self, X: Any) -> np.ndarray:
+        Xa = self._check_X(X)
+        return (self._predict_model(0, Xa) != self._predict_model(1, Xa)).astype(np.int8)
+
+
+DIFF_METHODS = {
+    "imd": IMDExplainer,
+    "separate": SeparateSurrogates,
+    "direct_dt": DirectDT,
+    "direct_gb": DirectGB,
+    "brcg_diff": BRCGDiff,
+}
+
+
+def make_diff_model(name: str, **params: Any) -> _DiffModel:
+    """A diff model by name: ``imd``, ``separate``, ``direct_dt``, ``direct_gb``, ``brcg_diff``."""
+    from interpretopt.exceptions import UnknownNameError
+
+    if name not in DIFF_METHODS:
+        raise UnknownNameError("diff method", name, sorted(DIFF_METHODS))
+    return DIFF_METHODS[name](**params)
