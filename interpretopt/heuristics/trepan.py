@@ -1,0 +1,520 @@
+"""Tree growth for global translation: MTRE-PAN (hyperplane splits) and TRE-PAN (axis splits).
+
+Almerri et al., "Global translation of classification models", Sections 3.1-3.2,
+Algorithms 1 and 2. A black box ``f`` (the *oracle*, labels in {0, 1}) is translated into
+a binary tree whose node ``k`` holds the polytope ``{x : C_k x <= b_k}`` of the
+constraints on its root path (eqs. 1-2): a split ``c . x <= b`` sends the left child the
+row ``(c, b)`` and the right child ``(-c, -b)`` (the right side ``c . x > b`` is stored
+closed; the two differ on a set of measure zero). The root's polytope is the bounding box
+of the training data, so the leaves partition that box.
+
+Growth (Algorithm 1), depth first: a node receives the part of its parent's data inside
+its polytope, then samples on demand (Algorithm 2); its entropy (eq. 4, from the point
+estimate of the positive rate, eqs. 5-6) decides whether it is *uncertain* (entropy above
+``cutoff_entropy``); an uncertain node above ``max_depth`` is split by ``split_fn`` and
+its data pass to the children.
+
+Sampling on demand (Algorithm 2): the sampling box is the bounding box of the node's data
+widened by ``box_margin`` times each feature's range (clipped to the root box); points
+are drawn uniformly from it in batches, those inside the node's polytope (one vectorized
+``C x <= b`` test per batch) are labelled by the oracle, and batches continue until the
+variance of the positive-rate estimate, ``p (1 - p) / N`` (eq. 7), falls to
+``cutoff_variance`` or below. ``N`` counts the node's inherited data as well; at least one
+batch is drawn at every node (as in the authors' release), so a node holding a few
+inherited points of one class is not declared certain on them alone.
+
+Depth follows the paper's tables: the root has depth 1, and ``max_depth = D`` leaves at
+most ``D`` levels of nodes (a depth-1 tree is the root alone, a depth-2 tree has one
+split). Every node draws its random numbers from its own generator, seeded by
+``(seed, path)``, so a tree grown to depth ``D`` truncated at ``d < D`` is exactly the tree
+grown to depth ``d``, and the result does not depend on the order nodes are processed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from interpretopt.exceptions import InputError, SolverError
+from interpretopt.rules import Polytope
+
+__all__ = [
+    "NodeSolveError",
+    "Split",
+    "SamplingTrace",
+    "TreeNode",
+    "TranslationTree",
+    "binary_entropy",
+    "node_rng",
+    "sample_on_demand",
+    "best_axis_split",
+    "grow_translation_tree",
+]
+
+
+class NodeSolveError(SolverError):
+    """A node classifier that could not be trained (LP infeasible, unbounded, failed); names the node's path."""
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        super().__init__(f"node {path_label(path)}: {message}")
+
+
+def path_label(path: str) -> str:
+    """``"root"`` or the root path as a string of L/R moves (``"root/LRL"``)."""
+    return "root" if not path else f"root/{path}"
+
+
+@dataclass(frozen=True)
+class Split:
+    """A split ``c . x <= b`` (left) / ``c . x > b`` (right) and the label each side stands for."""
+
+    c: np.ndarray
+    b: float
+    left_label: int = 0
+    right_label: int = 1
+    info: dict = field(default_factory=dict, compare=False)
+
+
+@dataclass
+class SamplingTrace:
+    """What sampling on demand did at one node."""
+
+    n_inherited: int = 0
+    n_sampled: int = 0
+    n_draws: int = 0
+    n_batches: int = 0
+    variance: float = float("nan")
+    stopped_by: str = ""  # "variance" | "max_samples" | "empty_region"
+    variances: list = field(default_factory=list)
+
+
+@dataclass
+class TreeNode:
+    """One node of a translation tree (fields end without ``_``: this is a value, not an estimator)."""
+
+    node_id: int
+    path: str
+    depth: int
+    polytope: Polytope
+    n_samples: int = 0
+    n_positive: int = 0
+    entropy: float = 0.0
+    uncertain: bool = False
+    majority_label: int = 0
+    side_label: int = 0
+    split: Split | None = None
+    left: int | None = None
+    right: int | None = None
+    stop_reason: str = ""
+    data_lo: np.ndarray | None = None
+    data_hi: np.ndarray | None = None
+    sampling: SamplingTrace | None = None
+    boundary: Split | None = None
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.split is None
+
+    @property
+    def positive_rate(self) -> float:
+        return self.n_positive / self.n_samples if self.n_samples else float("nan")
+
+
+def binary_entropy(p: Any) -> np.ndarray:
+    """``E(p) = -(p log2 p + (1 - p) log2 (1 - p))`` (eq. 4), 0 at p in {0, 1}."""
+    p = np.clip(np.asarray(p, dtype=float), 0.0, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        e = -(p * np.log2(p) + (1 - p) * np.log2(1 - p))
+    return np.where((p <= 0) | (p >= 1), 0.0, e)
+
+
+def node_rng(seed: int, path: str) -> np.random.Generator:
+    """The generator of the node at ``path`` (a string of L/R): independent of processing order."""
+    key = tuple(1 if ch == "L" else 2 for ch in path)
+    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=key))
+
+
+def _inside(U: np.ndarray, C: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Rows of ``U`` with ``C u <= b``, in their order; the newest (last) constraints are
+    tested first and only the survivors go on, so thin regions cost little per draw."""
+    for k in range(C.shape[0] - 1, -1, -1):
+        U = U[U @ C[k] <= b[k]]
+        if U.shape[0] == 0:
+            break
+    return U
+
+
+def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle: Callable[[np.ndarray], np.ndarray],
+                     rng: np.random.Generator, *, n_inherited: int, n_positive: int, cutoff_variance: float,
+                     batch_size: int = 1000, min_batches: int = 1, max_samples: int | None = None,
+                     max_draw_factor: int = 100) -> tuple[np.ndarray, np.ndarray, SamplingTrace]:
+    """Algorithm 2: sample the node's polytope in batches until ``p (1 - p) / N <= cutoff_variance``.
+
+    Parameters
+    ----------
+    polytope : Polytope
+        The node's region ``C x <= b``.
+    lo, hi : ndarray (d,)
+        The sampling box (points are uniform in it, rejected outside the polytope).
+    oracle : callable
+        ``oracle(X) -> {0, 1}`` labels.
+    rng : numpy.random.Generator
+    n_inherited, n_positive : int
+        Data the node already holds (they count towards ``N`` and ``p``).
+    cutoff_variance : float
+        Stop once the variance of the positive-rate estimate is at most this (eq. 7).
+    batch_size : int, default 1000
+        Accepted points per batch.
+    min_batches : int, default 1
+        Batches drawn before the variance rule may stop sampling.
+    max_samples : int or None
+        Cap on the points sampled at this node (``None``: no cap; the variance rule alone
+        stops, after at most ``1 / (4 cutoff_variance)`` points).
+    max_draw_factor : int, default 100
+        A batch gives up after ``max_draw_factor * batch_size`` draws (a region too thin
+        to hit by rejection); sampling then stops with ``stopped_by="empty_region"``.
+
+    Returns
+    -------
+    X_new : ndarray (m, d)
+    y_new : ndarray (m,) of {0, 1}
+    trace : SamplingTrace
+    """
+    lo = np.asarray(lo, dtype=float)
+    hi = np.asarray(hi, dtype=float)
+    d = lo.shape[0]
+    trace = SamplingTrace(n_inherited=int(n_inherited))
+    N, pos = int(n_inherited), int(n_positive)
+    X_parts: list[np.ndarray] = []
+    y_parts: list[np.ndarray] = []
+    C, b = polytope.C, polytope.b + 1e-12
+    if C.shape[0]:
+        # rows that no point of the box can violate need no test (the root box rows, usually)
+        worst = np.maximum(C * lo, C * hi).sum(axis=1)
+        keep = worst > b
+        C, b = C[keep], b[keep]
+    width = hi - lo
+    while True:
+        if trace.n_batches >= min_batches and N > 0:
+            p = pos / N
+            var = p * (1 - p) / N
+            trace.variance = var
+            if var <= cutoff_variance:
+                trace.stopped_by = "variance"
+                break
+        if max_samples is not None and trace.n_sampled >= max_samples:
+            trace.stopped_by = "max_samples"
+            break
+        want = batch_size if max_samples is None else min(batch_size, max_samples - trace.n_sampled)
+        acc: list[np.ndarray] = []
+        n_acc = 0
+        draws = 0
+        chunk = max(2 * want, 256)
+        while n_acc < want and draws < max_draw_factor * batch_size:
+            U = lo + rng.random((chunk, d)) * width
+            draws += chunk
+            Uin = _inside(U, C, b)
+            if Uin.shape[0]:
+                acc.append(Uin)
+                n_acc += Uin.shape[0]
+            rate = n_acc / draws
+            chunk = int(min(max((want - n_acc) / max(rate, 1e-3) * 1.2, 256), 200_000))
+        trace.n_draws += draws
+        if n_acc == 0:
+            trace.stopped_by = "empty_region"
+            break
+        Xb = np.vstack(acc)[:want]
+        yb = np.asarray(oracle(Xb)).astype(np.int8).ravel()
+        X_parts.append(Xb)
+        y_parts.append(yb)
+        trace.n_batches += 1
+        trace.n_sampled += Xb.shape[0]
+        N += Xb.shape[0]
+        pos += int(yb.sum())
+        p = pos / N
+        trace.variances.append(p * (1 - p) / N)
+        if n_acc < want:  # the region is thin: keep what was found, stop
+            trace.variance = trace.variances[-1]
+            trace.stopped_by = "empty_region"
+            break
+    X_new = np.vstack(X_parts) if X_parts else np.empty((0, d))
+    y_new = np.concatenate(y_parts) if y_parts else np.empty(0, dtype=np.int8)
+    return X_new, y_new, trace
+
+
+def best_axis_split(X: np.ndarray, y: np.ndarray, *, criterion: str = "gain") -> Split | None:
+    """The axis-aligned split ``x_j <= t`` of highest information gain (TRE-PAN's C4.5-style binary split).
+
+    Thresholds are midpoints between consecutive distinct values of each feature. With
+    ``criterion="gain_ratio"`` the gain is divided by the split information, as C4.5 does.
+    The side with the higher positive rate carries label 1. Returns ``None`` when no
+    split separates the data (all features constant) or no split has positive gain.
+    """
+    if criterion not in ("gain", "gain_ratio"):
+        raise InputError(f"criterion must be 'gain' or 'gain_ratio', got {criterion!r}")
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y).astype(float).ravel()
+    n, d = X.shape
+    if n < 2:
+        return None
+    H = float(binary_entropy(y.mean()))
+    best = (-np.inf, -1, 0.0)
+    for j in range(d):
+        order = np.argsort(X[:, j], kind="stable")
+        xs = X[order, j]
+        ys = y[order]
+        cpos = np.cumsum(ys)[:-1]
+        nl = np.arange(1, n, dtype=float)
+        valid = xs[1:] > xs[:-1]
+        if not valid.any():
+            continue
+        nl, cpos = nl[valid], cpos[valid]
+        nr = n - nl
+        rpos = y.sum() - cpos
+        cond = (nl * binary_entropy(cpos / nl) + nr * binary_entropy(rpos / nr)) / n
+        gain = H - cond
+        if criterion == "gain_ratio":
+            split_info = binary_entropy(nl / n)
+            gain = np.where(split_info > 0, gain / np.maximum(split_info, 1e-12), 0.0)
+        k = int(np.argmax(gain))
+        if gain[k] > best[0] + 1e-15:
+            idx = np.flatnonzero(valid)[k]
+            best = (float(gain[k]), j, 0.5 * (xs[idx] + xs[idx + 1]))
+    g, j, t = best
+    if j < 0 or not g > 0:
+        return None
+    c = np.zeros(d)
+    c[j] = 1.0
+    left = X[:, j] <= t
+    pl = y[left].mean()
+    pr = y[~left].mean()
+    ll, rl = (1, 0) if pl > pr else (0, 1)
+    return Split(c=c, b=float(t), left_label=ll, right_label=rl, info={"feature": j, "gain": g})
+
+
+class TranslationTree:
+    """A grown translation tree: nodes in creation order (depth first), node 0 the root.
+
+    Parameters
+    ----------
+    nodes : list of TreeNode
+    n_features : int
+    leaf_label : {"majority", "side"}
+        Label of a node acting as a leaf: the majority label of its data, or the label
+        of the side of its parent's split it lies on (the paper's wording; the root then
+        takes its majority label).
+    """
+
+    def __init__(self, nodes: list[TreeNode], n_features: int, leaf_label: str = "majority") -> None:
+        self.nodes = nodes
+        self.n_features = n_features
+        self.leaf_label = leaf_label
+
+    @property
+    def max_depth(self) -> int:
+        return max(nd.depth for nd in self.nodes)
+
+    def _is_leaf_at(self, node: TreeNode, depth: int | None) -> bool:
+        return node.split is None or (depth is not None and node.depth >= depth)
+
+    def label_of(self, node: TreeNode) -> int:
+        return node.side_label if (self.leaf_label == "side" and node.path) else node.majority_label
+
+    def leaves(self, depth: int | None = None) -> list[TreeNode]:
+        """Nodes acting as leaves when the tree is truncated at ``depth`` (``None``: the full tree)."""
+        out = []
+        stack = [0]
+        while stack:
+            nd = self.nodes[stack.pop()]
+            if self._is_leaf_at(nd, depth):
+                out.append(nd)
+            else:
+                stack.extend([nd.right, nd.left])
+        return out
+
+    def leaf_count(self, depth: int | None = None) -> int:
+        return len(self.leaves(depth))
+
+    def apply(self, X: Any, depth: int | None = None) -> np.ndarray:
+        """Id of the node each row lands in (every row lands in exactly one leaf): routing by the splits."""
+        X = np.asarray(X, dtype=float)
+        if X.ndim != 2 or X.shape[1] != self.n_features:
+            raise InputError(f"X must have shape (n, {self.n_features}), got {X.shape}")
+        out = np.full(X.shape[0], -1, dtype=np.int64)
+        stack: list[tuple[int, np.ndarray]] = [(0, np.arange(X.shape[0]))]
+        while stack:
+            nid, idx = stack.pop()
+            nd = self.nodes[nid]
+            if self._is_leaf_at(nd, depth) or idx.size == 0:
+                out[idx] = nid
+                continue
+            go_left = X[idx] @ nd.split.c <= nd.split.b
+            stack.append((nd.right, idx[~go_left]))
+            stack.append((nd.left, idx[go_left]))
+        return out
+
+    def node_arrays(self, depth: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Per node id: the label it gives as a leaf, and whether it is uncertain as a leaf.
+
+        A node truncated by ``depth`` was split because it was uncertain, so it counts as
+        uncertain.
+        """
+        labels = np.array([self.label_of(nd) for nd in self.nodes], dtype=np.int8)
+        unc = np.array([nd.uncertain or (nd.split is not None) for nd in self.nodes], dtype=bool)
+        return labels, unc
+
+    def predict_index(self, X: Any, depth: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(labels in {0, 1}, uncertain mask)`` of each row."""
+        ids = self.apply(X, depth)
+        labels, unc = self.node_arrays(depth)
+        return labels[ids], unc[ids]
+
+
+def _box_of(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return X.min(axis=0), X.max(axis=0)
+
+
+def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarray],
+                          split_fn: Callable[[np.ndarray, np.ndarray, str], Split | None], *, max_depth: int = 10,
+                          cutoff_entropy: float = 0.0808, cutoff_variance: float = 1e-5, box_margin: float = 0.05,
+                          batch_size: int = 1000, min_batches: int = 1, max_node_samples: int | None = None,
+                          seed: int = 0, leaf_label: str = "majority",
+                          boundary_fn: Callable[[np.ndarray, np.ndarray, str], Split | None] | None = None,
+                          relabel: bool = True, y: np.ndarray | None = None,
+                          callback: Callable[[TreeNode], None] | None = None) -> tuple[TranslationTree, dict]:
+    """Algorithm 1: grow the translation tree of ``oracle`` from the training rows ``X``.
+
+    Parameters
+    ----------
+    X : ndarray (n, d)
+        Training rows; their bounding box is the root polytope.
+    oracle : callable
+        ``oracle(X) -> {0, 1}`` (the black box).
+    split_fn : callable
+        ``split_fn(X_node, y_node, path) -> Split | None``; ``None`` leaves the node a leaf.
+    max_depth : int, default 10
+        Paper's convention: root = depth 1 (Table 1).
+    cutoff_entropy : float, default 0.0808
+        A node with entropy above it is uncertain.
+    cutoff_variance : float, default 1e-5
+        Sampling-on-demand stopping rule (eq. 7).
+    box_margin : float, default 0.05
+        Widening of the sampling box, as a fraction of each feature's range in the node's data.
+    batch_size, min_batches, max_node_samples
+        See :func:`sample_on_demand`.
+    seed : int
+        Root of the per-node generators (:func:`node_rng`).
+    leaf_label : {"majority", "side"}
+    boundary_fn : callable, optional
+        Linear boundary estimate of uncertain leaves (``Split`` whose left side is class 0).
+    relabel : bool, default True
+        Label the training rows with the oracle (otherwise ``y`` is used).
+    callback : callable, optional
+        Called with every finished node.
+
+    Returns
+    -------
+    tree : TranslationTree
+    stats : dict
+        ``n_queries`` (oracle calls on rows), ``n_nodes``, ``sampling_time``, ``split_time``,
+        ``boundary_time``, ``oracle_time``.
+    """
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise InputError(f"X must be a non-empty 2-D array, got shape {X.shape}")
+    if leaf_label not in ("majority", "side"):
+        raise InputError(f"leaf_label must be 'majority' or 'side', got {leaf_label!r}")
+    n, d = X.shape
+    stats = {"n_queries": 0, "oracle_time": 0.0, "sampling_time": 0.0, "split_time": 0.0, "boundary_time": 0.0}
+
+    def counted_oracle(Z: np.ndarray) -> np.ndarray:
+        t = time.perf_counter()
+        out = np.asarray(oracle(Z)).astype(np.int8).ravel()
+        stats["oracle_time"] += time.perf_counter() - t
+        stats["n_queries"] += Z.shape[0]
+        if out.shape[0] != Z.shape[0]:
+            raise InputError(f"the oracle returned {out.shape[0]} labels for {Z.shape[0]} rows")
+        return out
+
+    if relabel or y is None:
+        y0 = counted_oracle(X)
+    else:
+        y0 = np.asarray(y).astype(np.int8).ravel()
+    root_lo, root_hi = _box_of(X)
+    root_poly = Polytope.bounding_box(root_lo, root_hi)
+    span = np.where(root_hi > root_lo, root_hi - root_lo, 1.0)
+    nodes: list[TreeNode] = []
+    root = TreeNode(node_id=0, path="", depth=1, polytope=root_poly, side_label=0)
+    nodes.append(root)
+    # depth first (left subtree first): only one root path holds data at a time
+    stack: list[tuple[TreeNode, np.ndarray, np.ndarray]] = [(root, X, y0)]
+    while stack:
+        node, Xn, yn = stack.pop()
+        rng = node_rng(seed, node.path)
+        if Xn.shape[0]:
+            lo, hi = _box_of(Xn)
+            pad = box_margin * np.maximum(hi - lo, 1e-6 * span)
+            lo = np.maximum(lo - pad, root_lo)
+            hi = np.minimum(hi + pad, root_hi)
+        else:
+            lo, hi = root_lo.copy(), root_hi.copy()
+        t = time.perf_counter()
+        Xs, ys, trace = sample_on_demand(node.polytope, lo, hi, counted_oracle, rng, n_inherited=Xn.shape[0],
+                                         n_positive=int(yn.sum()), cutoff_variance=cutoff_variance,
+                                         batch_size=batch_size, min_batches=min_batches,
+                                         max_samples=max_node_samples)
+        stats["sampling_time"] += time.perf_counter() - t
+        if Xs.shape[0]:
+            Xn = np.vstack([Xn, Xs])
+            yn = np.concatenate([yn, ys])
+        node.sampling = trace
+        node.n_samples = int(Xn.shape[0])
+        node.n_positive = int(yn.sum())
+        p = node.n_positive / node.n_samples if node.n_samples else 0.0
+        node.entropy = float(binary_entropy(p))
+        node.uncertain = node.entropy > cutoff_entropy
+        node.majority_label = int(p > 0.5)
+        if node.n_samples:
+            node.data_lo, node.data_hi = _box_of(Xn)
+        if not node.uncertain:
+            node.stop_reason = "certain"
+        elif node.depth >= max_depth:
+            node.stop_reason = "max_depth"
+        else:
+            t = time.perf_counter()
+            split = split_fn(Xn, yn, node.path)
+            stats["split_time"] += time.perf_counter() - t
+            if split is None:
+                node.stop_reason = "no_split"
+            else:
+                go_left = Xn @ split.c <= split.b
+                if go_left.all() or not go_left.any():
+                    node.stop_reason = "split_does_not_separate"
+                else:
+                    node.split = split
+                    node.stop_reason = "split"
+                    pending = []
+                    for side, mask, c, b, lab in (("L", go_left, split.c, split.b, split.left_label),
+                                                  ("R", ~go_left, -split.c, -split.b, split.right_label)):
+                        child = TreeNode(node_id=len(nodes), path=node.path + side, depth=node.depth + 1,
+                                         polytope=node.polytope.add(c, b), side_label=int(lab))
+                        nodes.append(child)
+                        if side == "L":
+                            node.left = child.node_id
+                        else:
+                            node.right = child.node_id
+                        pending.append((child, Xn[mask], yn[mask]))
+                    stack.extend(reversed(pending))
+        if node.split is None and node.uncertain and boundary_fn is not None:
+            t = time.perf_counter()
+            node.boundary = boundary_fn(Xn, yn, node.path)
+            stats["boundary_time"] += time.perf_counter() - t
+        if callback is not None:
+            callback(node)
+    stats["n_nodes"] = len(nodes)
+    return TranslationTree(nodes, d, leaf_label), stats

@@ -1,0 +1,326 @@
+"""MTRE-PAN / TRE-PAN: partition, separable targets, sampling on demand, determinism, bad input."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpretopt.exceptions import InputError
+from interpretopt.heuristics.trepan import NodeSolveError, best_axis_split, binary_entropy, sample_on_demand
+from interpretopt.methods.mtrepan import CircleTarget, MTREPANClassifier, TREPANClassifier
+from interpretopt.rules import Polytope
+
+# small but real settings: batches of 100, sampling stops once p(1-p)/N <= 1e-3
+FAST = dict(batch_size=100, cutoff_variance=1e-3)
+
+
+def _circle_data(n=300, seed=0):
+    return np.random.default_rng(seed).uniform(-3, 3, (n, 2))
+
+
+@pytest.fixture(scope="module")
+def circle_fit():
+    X = _circle_data()
+    return X, MTREPANClassifier(max_depth=6, random_state=0, **FAST).fit(X, CircleTarget())
+
+
+@pytest.fixture(scope="module")
+def circle_fit_trepan():
+    X = _circle_data()
+    return X, TREPANClassifier(max_depth=6, random_state=0, **FAST).fit(X, CircleTarget())
+
+
+@pytest.mark.parametrize("which", ["circle_fit", "circle_fit_trepan"])
+def test_leaves_partition_the_root_box(which, request):
+    X, est = request.getfixturevalue(which)
+    lo, hi = est.root_box_
+    P = np.random.default_rng(5).uniform(lo, hi, (4000, 2))
+    leaves = est.tree_.leaves()
+    cover = np.column_stack([nd.polytope.contains(P, tol=0.0) for nd in leaves])
+    assert (cover.sum(axis=1) == 1).all()
+    # routing by the splits agrees with polytope membership
+    ids = est.apply(P)
+    pos = {nd.node_id: k for k, nd in enumerate(leaves)}
+    assert cover[np.arange(P.shape[0]), [pos[i] for i in ids]].all()
+    # every training row lands in exactly one leaf, which contains it
+    ids_train = est.apply(X)
+    leaf_ids = {nd.node_id for nd in leaves}
+    assert set(ids_train.tolist()) <= leaf_ids
+    for nid in np.unique(ids_train):
+        assert est.tree_.nodes[nid].polytope.contains(X[ids_train == nid]).all()
+
+
+@pytest.mark.parametrize("which", ["circle_fit", "circle_fit_trepan"])
+def test_truncated_partitions_are_partitions_too(which, request):
+    X, est = request.getfixturevalue(which)
+    P = np.random.default_rng(6).uniform(*est.root_box_, (1000, 2))
+    for depth in range(1, est.tree_.max_depth + 1):
+        leaves = est.tree_.leaves(depth)
+        assert len(leaves) == est.leaf_count(depth)
+        cover = np.column_stack([nd.polytope.contains(P, tol=0.0) for nd in leaves])
+        assert (cover.sum(axis=1) == 1).all()
+    assert est.leaf_count(1) == 1
+
+
+def test_circle_translation_improves_with_depth(circle_fit):
+    _, est = circle_fit
+    target = CircleTarget()
+    V = np.random.default_rng(9).uniform(-3, 3, (5000, 2))
+    reps = [est.parity(target, V, depth=d) for d in range(1, est.tree_.max_depth + 1)]
+    cert = [r["certain_model_parity"] for r in reps]
+    assert cert[0] == 0.0  # the root alone is uncertain
+    assert all(b >= a - 1e-9 for a, b in zip(cert, cert[1:]))  # a certain leaf stays certain
+    assert cert[-1] > 60.0
+    assert reps[-1]["model_parity"] > 90.0
+    for r in reps:
+        assert r["certain_model_parity"] <= r["model_parity"] + 1e-9
+
+
+def test_linearly_separable_target_is_translated_by_one_split():
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-1, 1, (400, 3))
+    w = np.array([1.0, 2.0, -1.0])
+
+    def target(Z):
+        return (Z @ w > 0.3).astype(int)
+
+    est = MTREPANClassifier(max_depth=2, random_state=0, cutoff_variance=1e-3).fit(X, target)
+    assert est.leaf_count() == 2  # one split: the paper's depth 2 (root = depth 1)
+    assert est.n_lp_solves_ == 1
+    V = rng.uniform(-1, 1, (5000, 3))
+    assert est.parity(target, X)["certain_model_parity"] == 100.0
+    # fresh points: 100% away from a thin band around the boundary, >= 99.5% overall
+    off_band = np.abs(V @ w - 0.3) / np.linalg.norm(w) > 0.02
+    assert np.mean(est.predict(V[off_band]) == target(V[off_band])) == 1.0
+    assert est.parity(target, V)["model_parity"] >= 99.5
+    assert not est.predict_uncertain(X).any()
+    # the split is the target's hyperplane (up to scale)
+    c = est.tree_.nodes[0].split.c
+    assert abs(abs(c @ w) / (np.linalg.norm(c) * np.linalg.norm(w)) - 1) < 0.02
+
+
+def test_axis_aligned_target_is_translated_by_one_trepan_split():
+    X = np.random.default_rng(2).uniform(0, 10, (300, 2))
+    est = TREPANClassifier(max_depth=2, random_state=0, **FAST).fit(X, lambda Z: Z[:, 1] > 6.5)
+    assert est.leaf_count() == 2
+    assert np.mean(est.predict(X) == (X[:, 1] > 6.5)) == 1.0
+    assert est.tree_.nodes[0].split.info["feature"] == 1
+
+
+def test_sampling_on_demand_stops_by_the_variance_rule():
+    P = Polytope.bounding_box([0, 0], [1, 1]).add([1.0, 1.0], 1.5)
+
+    def oracle(Z):
+        return (Z[:, 0] > 0.6).astype(int)
+
+    rng = np.random.default_rng(123)
+    Xs, ys, tr = sample_on_demand(P, np.zeros(2), np.ones(2), oracle, rng, n_inherited=0, n_positive=0,
+                                  cutoff_variance=2e-4, batch_size=50)
+    assert tr.stopped_by == "variance"
+    assert tr.variance <= 2e-4
+    assert tr.variances[-1] == tr.variance and all(v > 2e-4 for v in tr.variances[:-1])
+    assert tr.n_batches >= 2 and tr.n_sampled == 50 * tr.n_batches == Xs.shape[0]
+    assert P.contains(Xs).all()
+    p = ys.mean()
+    assert p * (1 - p) / len(ys) == pytest.approx(tr.variance)
+    # same seed, same samples
+    Xs2, ys2, tr2 = sample_on_demand(P, np.zeros(2), np.ones(2), oracle, np.random.default_rng(123),
+                                     n_inherited=0, n_positive=0, cutoff_variance=2e-4, batch_size=50)
+    assert np.array_equal(Xs, Xs2) and tr2.n_batches == tr.n_batches
+    # inherited data count towards N: a pure node with many inherited points stops after one batch
+    _, _, tr3 = sample_on_demand(P, np.zeros(2), np.ones(2), lambda Z: np.zeros(len(Z)), rng, n_inherited=500,
+                                 n_positive=0, cutoff_variance=1e-5, batch_size=20)
+    assert tr3.n_batches == 1 and tr3.variance == 0.0
+
+
+def test_same_seed_same_tree_and_truncation_equals_smaller_depth():
+    X = _circle_data(200, seed=4)
+    kw = dict(random_state=7, **FAST)
+    a = MTREPANClassifier(max_depth=4, **kw).fit(X, CircleTarget())
+    b = MTREPANClassifier(max_depth=4, **kw).fit(X, CircleTarget())
+    assert len(a.tree_.nodes) == len(b.tree_.nodes)
+    for na, nb in zip(a.tree_.nodes, b.tree_.nodes):
+        assert na.path == nb.path and na.polytope == nb.polytope and na.n_samples == nb.n_samples
+    c = MTREPANClassifier(max_depth=3, **kw).fit(X, CircleTarget())
+    V = np.random.default_rng(0).uniform(-3, 3, (2000, 2))
+    assert np.array_equal(a.predict(V, depth=3), c.predict(V))
+    assert np.array_equal(a.predict_uncertain(V, depth=3), c.predict_uncertain(V))
+    assert a.leaf_count(3) == c.leaf_count()
+    d = MTREPANClassifier(max_depth=4, random_state=8, **FAST).fit(X, CircleTarget())
+    assert any(not np.array_equal(x.polytope.C, y.polytope.C) for x, y in zip(a.tree_.nodes, d.tree_.nodes)) or \
+        len(a.tree_.nodes) != len(d.tree_.nodes)
+
+
+def test_explanations_are_in_original_units(circle_fit):
+    rng = np.random.default_rng(3)
+    X = np.column_stack([rng.uniform(0, 1000, 300), rng.uniform(-5, 5, 300)])
+
+    def target(Z):
+        return ((Z[:, 0] / 1000 - 0.5) ** 2 + (Z[:, 1] / 10) ** 2 < 0.1).astype(int)
+
+    est = MTREPANClassifier(max_depth=4, random_state=0, **FAST).fit(X, target)
+    leaves = est.explain()
+    assert len(leaves) == est.leaf_count()
+    ids = est.apply(X)
+    for e in leaves:
+        assert e.polytope.contains(X[ids == e.node_id], tol=1e-7).all()
+        assert np.allclose(np.max(np.abs(e.polytope.C), axis=1), 1.0)
+        lo, hi = e.bounding_box
+        assert (lo <= hi).all()
+        if e.uncertain:
+            assert e.label == "uncertain" and e.boundary is not None and e.boundary.n_constraints == 1
+        else:
+            assert e.label in (0, 1) and e.boundary is None
+    text = est.render(feature_names=["income", "age"])
+    assert "income" in text and "<=" in text
+    # uncertain leaves of a truncated tree report their split as the boundary estimate
+    assert all(e.boundary is not None for e in est.explain(depth=2) if e.uncertain)
+
+
+def test_pandas_names_and_plot(circle_fit, tmp_path):
+    import pandas as pd
+
+    X, est = circle_fit
+    df = pd.DataFrame(X, columns=["h", "v"])
+    est2 = MTREPANClassifier(max_depth=3, random_state=0, **FAST).fit(df, CircleTarget())
+    assert est2.feature_names_in_ == ["h", "v"]
+    assert "h" in est2.render()
+    ax = est.plot_2d(CircleTarget(), resolution=60)
+    assert len(ax.patches) == est.leaf_count()
+    ax.figure.savefig(tmp_path / "fig3.png")
+    assert (tmp_path / "fig3.png").stat().st_size > 0
+
+
+def test_best_axis_split_is_the_brute_force_best():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 6, (40, 2)).astype(float)
+    y = ((X[:, 0] + rng.normal(0, 1.5, 40)) > 2.5).astype(int)
+    s = best_axis_split(X, y)
+
+    def gain(j, t):
+        left = X[:, j] <= t
+        n = len(y)
+        h = binary_entropy(y.mean())
+        return h - (left.sum() * binary_entropy(y[left].mean()) + (~left).sum() * binary_entropy(y[~left].mean())) / n
+
+    cands = [(gain(j, t + 0.5), j, t + 0.5) for j in range(2) for t in range(5)]
+    g, j, t = max(cands)
+    assert s.info["gain"] == pytest.approx(g)
+    assert s.c[j] == 1.0 and s.b == pytest.approx(t)
+
+
+@pytest.mark.parametrize("bad", [
+    dict(max_depth=0), dict(cutoff_entropy=1.5), dict(cutoff_entropy=-0.1), dict(cutoff_variance=0.0),
+    dict(cutoff_variance=0.3), dict(margin=0.0), dict(margin=0.7), dict(box_margin=-0.1), dict(C=0.0),
+    dict(leaf_label="vote"), dict(lp_path="fast"), dict(batch_size=0),
+])
+def test_bad_hyperparameters_are_rejected(bad):
+    X = _circle_data(50)
+    with pytest.raises(InputError):
+        MTREPANClassifier(**bad).fit(X, CircleTarget())
+
+
+def test_non_binary_target_is_rejected():
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = rng.integers(0, 3, 60)
+    model = LogisticRegression().fit(X, y)
+    with pytest.raises(InputError, match="binary"):
+        MTREPANClassifier(**FAST).fit(X, model)
+    with pytest.raises(InputError, match="binary"):
+        TREPANClassifier(**FAST).fit(X, lambda Z: np.arange(len(Z)) % 3)
+
+
+@pytest.mark.parametrize("fail_at", [1, 2])
+def test_node_lp_failure_is_reported_with_the_node_path(monkeypatch, fail_at):
+    import interpretopt.solvers as solvers
+    from interpretopt.solvers import SolveResult, SolveStatus
+
+    real = solvers.make_incremental
+    calls = {"n": 0}
+
+    class Failing:
+        def __init__(self, inner, status):
+            self.inner, self.status = inner, status
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+        def solve(self, *a, **k):
+            return SolveResult(status=self.status, solver="highs", message="forced")
+
+    def fake(*a, **k):
+        calls["n"] += 1
+        inner = real(*a, **k)
+        if calls["n"] == fail_at:
+            return Failing(inner, SolveStatus.INFEASIBLE if fail_at == 1 else SolveStatus.UNBOUNDED)
+        return inner
+
+    monkeypatch.setattr(solvers, "make_incremental", fake)
+    X = _circle_data(200)
+    with pytest.raises(NodeSolveError) as info:
+        MTREPANClassifier(max_depth=4, random_state=0, **FAST).fit(X, CircleTarget())
+    expected = r"^node root: " if fail_at == 1 else r"^node root/[LR]+: "
+    assert re.search(expected, str(info.value))
+    assert info.value.path == ("" if fail_at == 1 else info.value.path) and len(info.value.path) == fail_at - 1
+    assert ("infeasible" if fail_at == 1 else "unbounded") in str(info.value)
+
+
+@pytest.mark.parametrize("other", [dict(lp_path="pyomo"), dict(lp_path="matrix"), dict(solver="ortools_glop")])
+def test_other_lp_paths_and_backends_give_the_same_tree(other):
+    X = _circle_data(150, seed=2)
+    kw = dict(max_depth=3, random_state=1, **FAST)
+    a = MTREPANClassifier(lp_path="dual", **kw).fit(X, CircleTarget())
+    b = MTREPANClassifier(**{**kw, **other}).fit(X, CircleTarget())
+    assert b.solve_results_[0]["solver"].startswith(other.get("solver", "highs"))
+    assert [n.path for n in a.tree_.nodes] == [n.path for n in b.tree_.nodes]
+    for na, nb in zip(a.tree_.nodes, b.tree_.nodes):
+        if na.split is not None:
+            assert np.allclose(na.split.c, nb.split.c, atol=1e-5) and na.split.b == pytest.approx(nb.split.b, abs=1e-5)
+
+
+@settings(max_examples=5)
+@given(st.integers(0, 2**31 - 1), st.sampled_from(["mtrepan", "trepan"]), st.integers(2, 3))
+def test_property_every_point_lands_in_exactly_one_leaf(seed, variant, d):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, (80, d)) * rng.uniform(0.5, 50, d)
+    W = rng.normal(size=(2, d))
+
+    def target(Z):  # a wedge: the intersection of two random half-spaces
+        return ((Z @ W[0] > 0) & (Z @ W[1] > 0.1)).astype(int)
+
+    cls = MTREPANClassifier if variant == "mtrepan" else TREPANClassifier
+    est = cls(max_depth=4, random_state=seed, **FAST).fit(X, target)
+    P = rng.uniform(*est.root_box_, (1500, d))
+    leaves = est.tree_.leaves()
+    cover = np.column_stack([nd.polytope.contains(P, tol=0.0) for nd in leaves])
+    assert (cover.sum(axis=1) == 1).all()
+    assert np.isin(est.apply(P), [nd.node_id for nd in leaves]).all()
+    assert est.leaf_count() == len(leaves) <= 2 ** 3
+
+
+def test_side_labels_follow_the_svm_side_and_options_run():
+    X = _circle_data(200, seed=1)
+    est = MTREPANClassifier(max_depth=3, leaf_label="side", max_lp_samples=150, random_state=0, **FAST).fit(
+        X, CircleTarget())
+    for nd in est.tree_.leaves():
+        if nd.path:
+            assert est.tree_.label_of(nd) == (0 if nd.path[-1] == "L" else 1)
+    assert max(est.lp_sizes_) <= 152
+    tp = TREPANClassifier(max_depth=3, criterion="gain_ratio", random_state=0, **FAST).fit(X, CircleTarget())
+    assert tp.leaf_count() >= 2
+
+
+def test_sampling_gives_up_on_a_region_too_thin_to_hit():
+    P = Polytope.bounding_box([0, 0], [1, 1]).add([1.0, 0.0], 1e-7)  # a sliver of width 1e-7
+    Xs, ys, tr = sample_on_demand(P, np.zeros(2), np.ones(2), lambda Z: np.ones(len(Z)), np.random.default_rng(0),
+                                  n_inherited=0, n_positive=0, cutoff_variance=1e-5, batch_size=20,
+                                  max_draw_factor=50)
+    assert tr.stopped_by == "empty_region" and tr.n_draws <= 50 * 20 + 200_000
+    assert Xs.shape[0] == tr.n_sampled < 20
