@@ -9,7 +9,29 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-__all__ = ["MethodInfo", "METHODS", "list_methods", "load_estimator"]
+__all__ = [
+    "MethodInfo", "METHODS", "list_methods", "load_estimator",
+    # estimators (imported on first access)
+    "BRCGClassifier", "GroundedBRCGClassifier", "IMDExplainer", "JointSurrogateTree", "SeparateSurrogates",
+    "DirectDT", "DirectGB", "BRCGDiff", "CompanionRuleList", "PairedRuleList", "RuleListSearch",
+    "ChecklistSearch", "GloballyConsistentRuleSearch", "MTREPANClassifier", "TREPANClassifier",
+]
+
+_LAZY = {
+    "BRCGClassifier": "brcg", "GroundedBRCGClassifier": "brcg",
+    "IMDExplainer": "imd", "JointSurrogateTree": "imd", "SeparateSurrogates": "imd", "DirectDT": "imd",
+    "DirectGB": "imd", "BRCGDiff": "imd",
+    "CompanionRuleList": "crl", "PairedRuleList": "crl",
+    "RuleListSearch": "abbr", "ChecklistSearch": "abbr", "GloballyConsistentRuleSearch": "abbr",
+    "MTREPANClassifier": "mtrepan", "TREPANClassifier": "mtrepan",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'interpretopt.methods' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"interpretopt.methods.{module}"), name)
 
 
 @dataclass(frozen=True)
