@@ -1,1 +1,12 @@
-"""interpretopt.heuristics"""
+"""Algorithm cores as pure functions over arrays.
+
+Modules: ``annealing`` (the simulated-annealing loop shared by CRL and ABBR), ``beam``
+(beam-search pricing for BRCG), ``jst`` (joint surrogate trees for IMD), ``mining``
+(FP-Growth rule pools for CRL), ``corels`` and ``sbrl`` (CRL baselines), ``abbr_search``
+(rule pools, filters and annealing for ABBR), ``trepan`` (MTRE-PAN / TRE-PAN tree growth
+with sampling on demand).
+"""
+
+from interpretopt.heuristics.annealing import AnnealResult, anneal, metropolis
+
+__all__ = ["AnnealResult", "anneal", "metropolis"]
