@@ -1,0 +1,360 @@
+"""Metrics of "Explaining Confident Black-Box Predictions" (Yao, Levi, Avrahami, Meidan, TMLR 2025).
+
+Notation (Section 3). The N samples are ranked by the black box's predicted probability
+``b(X_n)``: rank 1 is the lowest probability, rank N the highest. For a rule list (or any
+set of samples) ``l`` with covered ranks ``[N]_l``:
+
+* support (Definition 1): ``supp(l) = |[N]_l| / N``;
+* ABBR (Definition 2): ``abbr(l) = avg([N]_l) / N``;
+* consistency at threshold m (Definition 3):
+  ``consistency(l, m) = |[N]_l ∩ {m, ..., N}| / |[N]_l|``;
+* Lemma 3.1: ``abbr(l) = (1/N) sum_{m=1}^{N} consistency(l, m)``;
+* ABBR interpolated at target support s (Section 4.1, eq. 9 and the display after it): with
+  ``l_m`` the first m rules, ``m*`` such that ``supp(l_{m*}) <= s < supp(l_{m*+1})`` and
+  ``alpha = supp(l_{m*}) / s``,
+  ``abbr(l, s) = (1/N) [alpha avg([N]_{l_{m*}}) + (1 - alpha) avg([N]_{l_{m*+1}} minus [N]_{l_{m*}})]``.
+  Footnote 1's edge cases: ``l_0`` covers nothing (so ``m* = 0`` gives ``alpha = 0``) and a
+  dummy rule ``r_{M+1}`` covers every sample (so a list whose support stays below s is
+  completed by the samples it does not cover);
+* optimality ratio (eq. 12): ``(abbr(l, s) - 0.5) / (1 - s/2 - 0.5)``.
+
+Tie rule for ranks: samples with equal predicted probability are ranked by their position in
+the input, the earlier sample receiving the lower rank (a stable sort). Ranks are therefore the
+integers 1..N, as Lemma 3.1 requires.
+
+Checklists: a checklist with conditions ``c_1..c_K`` and threshold t is read as the nested
+rule list whose prefixes are "at least K", "at least K-1", ..., "at least t" conditions
+satisfied, so that its ABBR at support s is the interpolation above over these nested sets;
+the threshold chosen by Checklist Search is ``argmax_t abbr(k_t, s)`` (Algorithm 2, line 24),
+ties going to the largest t.
+
+Every function has a from-scratch reference twin (suffix ``_reference``) written with plain
+loops, used by the tests to check the vectorized versions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from interpretopt._validation import check_in_range
+from interpretopt.exceptions import InputError
+
+__all__ = [
+    "Interpolation",
+    "rank_scores",
+    "support",
+    "abbr",
+    "consistency",
+    "prefix_stats",
+    "interpolate_prefix_stats",
+    "abbr_at_support",
+    "abbr_at_support_detail",
+    "checklist_level_stats",
+    "checklist_abbr_at_support",
+    "optimality_ratio",
+    "max_abbr_at_support",
+    "rank_scores_reference",
+    "abbr_reference",
+    "consistency_reference",
+    "abbr_at_support_reference",
+    "checklist_abbr_at_support_reference",
+]
+
+_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Interpolation:
+    """Result of the interpolation of Section 4.1.
+
+    Attributes
+    ----------
+    value : abbr(l, s).
+    m_star : m* of eq. 9 (0..M; M means the dummy rule supplies the remainder).
+    alpha : supp(l_{m*}) / s.
+    n_used : number of rules the value depends on (m* + 1, capped at M): the truncation length.
+    """
+
+    value: float
+    m_star: int
+    alpha: float
+    n_used: int
+
+
+# ---------------------------------------------------------------------------------------------
+# input checks
+# ---------------------------------------------------------------------------------------------
+
+def check_support_target(s) -> float:
+    """The target support s must lie in the open interval (0, 1)."""
+    return check_in_range("target support s", s, 0.0, 1.0, low_open=True, high_open=True)
+
+
+def _as_ranks(ranks) -> np.ndarray:
+    r = np.asarray(ranks)
+    if r.ndim != 1 or r.size == 0:
+        raise InputError(f"ranks must be a non-empty 1-D array, got shape {r.shape}")
+    return r
+
+
+def _as_cover(cover, n: int, name: str = "cover") -> np.ndarray:
+    c = np.asarray(cover)
+    if c.dtype != bool:
+        if not np.isin(c, [0, 1]).all():
+            raise InputError(f"{name} must be boolean (or 0/1), got values {np.unique(c)[:5].tolist()}")
+        c = c.astype(bool)
+    if c.shape[0] != n:
+        raise InputError(f"{name} has {c.shape[0]} rows but there are {n} ranked samples")
+    return c
+
+
+# ---------------------------------------------------------------------------------------------
+# ranks, support, ABBR, consistency
+# ---------------------------------------------------------------------------------------------
+
+def rank_scores(scores) -> np.ndarray:
+    """Rank of each sample under the black box: 1 = lowest probability, N = highest.
+
+    Ties are broken by position: among equal scores the earlier sample gets the lower rank.
+
+    Parameters
+    ----------
+    scores : array (N,) of predicted probabilities of class 1 (any real scores work).
+
+    Returns
+    -------
+    int64 array (N,) holding a permutation of 1..N.
+    """
+    s = np.asarray(scores, dtype=float)
+    if s.ndim == 2 and s.shape[1] == 2:
+        s = s[:, 1]
+    if s.ndim != 1 or s.size == 0:
+        raise InputError(f"scores must be a non-empty 1-D array of probabilities, got shape {s.shape}")
+    if not np.isfinite(s).all():
+        raise InputError("scores contain NaN or infinite values")
+    order = np.argsort(s, kind="stable")
+    ranks = np.empty(s.size, dtype=np.int64)
+    ranks[order] = np.arange(1, s.size + 1)
+    return ranks
+
+
+def support(cover) -> float:
+    """Definition 1: fraction of samples covered."""
+    c = np.asarray(cover, dtype=bool)
+    return float(c.mean()) if c.size else 0.0
+
+
+def abbr(cover, ranks) -> float:
+    """Definition 2: average rank of the covered samples divided by N (0.0 when nothing is covered,
+    as footnote 1 sets for the empty list)."""
+    r = _as_ranks(ranks)
+    c = _as_cover(cover, r.size)
+    k = int(np.count_nonzero(c))
+    if k == 0:
+        return 0.0
+    return float(r[c].sum()) / (k * r.size)
+
+
+def consistency(cover, ranks, m: int) -> float:
+    """Definition 3: share of the covered samples whose rank is at least m (0.0 when nothing is covered)."""
+    r = _as_ranks(ranks)
+    c = _as_cover(cover, r.size)
+    k = int(np.count_nonzero(c))
+    if k == 0:
+        return 0.0
+    return float(np.count_nonzero(r[c] >= m)) / k
+
+
+# ---------------------------------------------------------------------------------------------
+# interpolation at a target support
+# ---------------------------------------------------------------------------------------------
+
+def prefix_stats(rule_covers, ranks) -> tuple[np.ndarray, np.ndarray]:
+    """Counts and rank sums of the nested prefixes l_0 .. l_M of a rule list.
+
+    Parameters
+    ----------
+    rule_covers : bool array (N, M), column j = coverage of rule j (list order).
+    ranks : int array (N,).
+
+    Returns
+    -------
+    counts, rank_sums : arrays of length M + 1 (index 0 is the empty list l_0).
+    """
+    r = _as_ranks(ranks)
+    c = _as_cover(rule_covers, r.size, "rule_covers")
+    if c.ndim == 1:
+        c = c[:, None]
+    union = np.logical_or.accumulate(c, axis=1) if c.shape[1] else c
+    counts = np.concatenate([[0], union.sum(axis=0)]).astype(np.int64)
+    sums = np.concatenate([[0], r.astype(np.int64) @ union]).astype(np.int64) if c.shape[1] else np.zeros(1, np.int64)
+    return counts, sums
+
+
+def interpolate_prefix_stats(counts, rank_sums, n: int, s: float) -> Interpolation:
+    """Interpolated ABBR at support s from the prefix statistics of a rule list.
+
+    ``counts[m]`` and ``rank_sums[m]`` describe l_m for m = 0..M with ``counts[0] = 0``; the
+    dummy rule l_{M+1} (all samples, rank sum N(N+1)/2) is appended here (footnote 1).
+    """
+    counts = np.asarray(counts)
+    sums = np.asarray(rank_sums)
+    M = counts.size - 1
+    target = s * n
+    # m* = largest m in 0..M with |l_m| <= sN (counts are non-decreasing)
+    m_star = int(np.searchsorted(counts, target + _TOL, side="right")) - 1
+    c_a, s_a = float(counts[m_star]), float(sums[m_star])
+    if m_star < M:
+        c_b, s_b = float(counts[m_star + 1]), float(sums[m_star + 1])
+    else:
+        c_b, s_b = float(n), n * (n + 1) / 2.0
+    inc = c_b - c_a
+    tail = (target - c_a) * (s_b - s_a) / inc if inc > 0 else 0.0
+    value = (s_a + tail) / (target * n)
+    return Interpolation(value=float(value), m_star=m_star, alpha=c_a / target, n_used=min(m_star + 1, M))
+
+
+def abbr_at_support_detail(rule_covers, ranks, s: float) -> Interpolation:
+    """:func:`abbr_at_support` with m*, alpha and the truncation length."""
+    s = check_support_target(s)
+    counts, sums = prefix_stats(rule_covers, ranks)
+    return interpolate_prefix_stats(counts, sums, np.asarray(ranks).size, s)
+
+
+def abbr_at_support(rule_covers, ranks, s: float) -> float:
+    """ABBR of a rule list interpolated at target support s (Section 4.1, footnote 1).
+
+    Parameters
+    ----------
+    rule_covers : bool array (N, M): coverage of each rule, in list order.
+    ranks : int array (N,): black-box ranks (:func:`rank_scores`).
+    s : target support in (0, 1).
+    """
+    return abbr_at_support_detail(rule_covers, ranks, s).value
+
+
+def checklist_level_stats(counts_per_sample, ranks, K: int) -> tuple[np.ndarray, np.ndarray]:
+    """Prefix statistics of the nested checklist levels "at least K", ..., "at least 1".
+
+    Returns arrays of length K + 1: index 0 is the empty set, index m is "at least K - m + 1".
+    """
+    k = np.asarray(counts_per_sample, dtype=np.int64)
+    r = np.asarray(ranks, dtype=np.float64)
+    cnt = np.bincount(k, minlength=K + 1)[: K + 1]
+    sm = np.bincount(k, weights=r, minlength=K + 1)[: K + 1]
+    # levels K, K-1, ..., 1 -> cumulative from the top
+    counts = np.concatenate([[0], np.cumsum(cnt[:0:-1])])
+    sums = np.concatenate([[0.0], np.cumsum(sm[:0:-1])])
+    return counts, sums
+
+
+def checklist_abbr_at_support(counts_per_sample, ranks, s: float, K: int, t: int | None = None
+                              ) -> tuple[float, int]:
+    """ABBR at support s of a checklist with K conditions.
+
+    Parameters
+    ----------
+    counts_per_sample : int array (N,): how many of the K conditions each sample satisfies.
+    ranks : int array (N,).
+    s : target support in (0, 1).
+    K : number of conditions.
+    t : threshold; ``None`` chooses ``argmax_t abbr(k_t, s)`` (ties to the largest t).
+
+    Returns
+    -------
+    (value, t)
+    """
+    s = check_support_target(s)
+    n = np.asarray(ranks).size
+    counts, sums = checklist_level_stats(counts_per_sample, ranks, K)
+    return _checklist_best(counts, sums, n, s, K, t)
+
+
+def _checklist_best(counts, sums, n, s, K, t=None) -> tuple[float, int]:
+    if t is not None:
+        m = K - t + 1  # prefixes l_0 .. l_m are the levels K .. t
+        return interpolate_prefix_stats(counts[: m + 1], sums[: m + 1], n, s).value, int(t)
+    best_v, best_t = -np.inf, K
+    for tt in range(K, 0, -1):
+        m = K - tt + 1
+        v = interpolate_prefix_stats(counts[: m + 1], sums[: m + 1], n, s).value
+        if v > best_v + 1e-15:
+            best_v, best_t = v, tt
+    return float(best_v), int(best_t)
+
+
+# ---------------------------------------------------------------------------------------------
+# optimality ratio
+# ---------------------------------------------------------------------------------------------
+
+def max_abbr_at_support(s: float) -> float:
+    """Largest ABBR attainable at support s, 1 - s/2 (Section 5.1)."""
+    return 1.0 - check_support_target(s) / 2.0
+
+
+def optimality_ratio(abbr_value: float, s: float) -> float:
+    """Eq. 12: improvement over the naive 0.5 relative to the improvement of the ideal 1 - s/2."""
+    s = check_support_target(s)
+    return (float(abbr_value) - 0.5) / (1.0 - s / 2.0 - 0.5)
+
+
+# ---------------------------------------------------------------------------------------------
+# reference implementations (plain loops, from the definitions)
+# ---------------------------------------------------------------------------------------------
+
+def rank_scores_reference(scores) -> np.ndarray:
+    s = [float(v) for v in np.asarray(scores, dtype=float)]
+    n = len(s)
+    ranks = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        # samples strictly below, plus equal ones that come earlier, plus itself
+        ranks[i] = 1 + sum(1 for j in range(n) if s[j] < s[i] or (s[j] == s[i] and j < i))
+    return ranks
+
+
+def abbr_reference(cover, ranks) -> float:
+    covered = [int(r) for c, r in zip(np.asarray(cover, dtype=bool), ranks) if c]
+    n = len(ranks)
+    return sum(covered) / len(covered) / n if covered else 0.0
+
+
+def consistency_reference(cover, ranks, m: int) -> float:
+    covered = [int(r) for c, r in zip(np.asarray(cover, dtype=bool), ranks) if c]
+    return sum(1 for r in covered if r >= m) / len(covered) if covered else 0.0
+
+
+def abbr_at_support_reference(rule_covers, ranks, s: float) -> float:
+    """Eq. 9 and Section 4.1 written out literally with Python sets."""
+    covers = np.asarray(rule_covers, dtype=bool)
+    if covers.ndim == 1:
+        covers = covers[:, None]
+    n = len(ranks)
+    M = covers.shape[1]
+    prefixes = [set()]
+    for j in range(M):
+        prefixes.append(prefixes[-1] | {i for i in range(n) if covers[i, j]})
+    prefixes.append(set(range(n)))  # dummy rule r_{M+1}
+    m_star = max(m for m in range(M + 1) if len(prefixes[m]) / n <= s + _TOL)
+    a, b = prefixes[m_star], prefixes[m_star + 1]
+    alpha = (len(a) / n) / s
+    avg_a = sum(int(ranks[i]) for i in a) / len(a) if a else 0.0
+    inc = b - a
+    avg_inc = sum(int(ranks[i]) for i in inc) / len(inc)
+    return (alpha * avg_a + (1 - alpha) * avg_inc) / n
+
+
+def checklist_abbr_at_support_reference(condition_covers, ranks, s: float, t: int | None = None
+                                        ) -> tuple[float, int]:
+    covers = np.asarray(condition_covers, dtype=bool)
+    K = covers.shape[1]
+    count = covers.sum(axis=1)
+    candidates = [t] if t is not None else list(range(K, 0, -1))
+    best = (-np.inf, K)
+    for tt in candidates:
+        levels = np.stack([count >= lev for lev in range(K, tt - 1, -1)], axis=1)
+        v = abbr_at_support_reference(levels, ranks, s)
+        if v > best[0] + 1e-15:
+            best = (v, tt)
+    return float(best[0]), int(best[1])

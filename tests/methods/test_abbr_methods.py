@@ -1,0 +1,123 @@
+"""RuleListSearch / ChecklistSearch / GloballyConsistentRuleSearch estimators."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.linear_model import LinearRegression, LogisticRegression
+
+from interpretopt.evaluation import abbr as A
+from interpretopt.exceptions import InputError
+from interpretopt.methods.abbr import ChecklistSearch, GloballyConsistentRuleSearch, RuleListSearch
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(0)
+    n = 600
+    X = np.column_stack([rng.normal(size=(n, 3)), rng.integers(0, 3, size=n), rng.integers(0, 2, size=n)])
+    logit = 1.5 * X[:, 0] - X[:, 1] + 0.8 * X[:, 3] + X[:, 4] - 1
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    model = LogisticRegression().fit(X, y)
+    return X, y, model
+
+
+@pytest.mark.parametrize("L", [2, 3])
+def test_rule_list_search_fit_and_evaluate(data, L):
+    X, _, model = data
+    est = RuleListSearch(s=0.15, L=L, M=3, n_iter=150, n_trees=10, random_state=0).fit(X, model)
+    assert 1 <= len(est.rules_) <= 3
+    assert all(len({c.feature for c in r.conditions}) <= L for r in est.rules_)
+    assert est.abbr_ >= est.init_abbr_ - 1e-12
+    # evaluation through the rule objects reproduces the search's in-sample value
+    ev = est.evaluate(X, model.predict_proba(X))
+    assert ev["abbr_at_s"] == pytest.approx(est.abbr_, abs=1e-12)
+    assert ev["optimality_ratio"] == pytest.approx(A.optimality_ratio(est.abbr_, 0.15))
+    assert ev["support"] == pytest.approx(est.support_)
+    assert set(est.timings_) >= {"pool", "filter", "anneal"}
+    assert "If any of the following rules" in est.render()
+    assert est.abbr_ > 0.6  # the logistic model's ranking is explainable by its own features
+
+
+def test_fit_with_scores_equals_fit_with_model(data):
+    X, _, model = data
+    a = RuleListSearch(s=0.1, L=2, M=3, n_iter=100, random_state=1).fit(X, model)
+    b = RuleListSearch(s=0.1, L=2, M=3, n_iter=100, random_state=1).fit(X, model.predict_proba(X)[:, 1])
+    assert a.rules_ == b.rules_ and a.abbr_ == b.abbr_
+
+
+def test_dataframe_names_and_clone(data):
+    X, _, model = data
+    df = pd.DataFrame(X, columns=["a", "b", "c", "d", "e"])
+    df["d"] = df["d"].astype("category")
+    est = RuleListSearch(s=0.1, L=2, M=2, n_iter=50, random_state=0).fit(df, model.predict_proba(X))
+    assert est.discrete_[3] and est.discrete_[4]
+    assert any(name in est.render() for name in "abcde")
+    assert clone(est).get_params()["M"] == 2
+
+
+@pytest.mark.parametrize("K", [3, 5])
+def test_checklist_search(data, K):
+    X, _, model = data
+    est = ChecklistSearch(s=0.2, K=K, n_iter=150, random_state=0).fit(X, model)
+    assert len(est.conditions_) == K and 1 <= est.threshold_ <= K
+    ev = est.evaluate(X, model)
+    assert ev["abbr_at_s"] == pytest.approx(est.abbr_, abs=1e-12)
+    assert f"at least {est.threshold_} of the following {K}" in est.render()
+    assert est.checklist_.threshold == est.threshold_
+
+
+def test_certify_bounds_annealing(data):
+    pytest.importorskip("interpretopt.solvers")
+    X, _, model = data
+    est = RuleListSearch(s=0.15, L=2, M=2, n_iter=100, n_thresholds=3, random_state=0).fit(X, model)
+    cert = est.certify(max_rules=8)
+    assert cert["status"] == "optimal"
+    assert cert["objective"] >= est.abbr_ - 1e-7 or cert["n_rules"] < len(est.pool_)
+    # the certified list, re-evaluated from scratch, has the certified value
+    covers = est.pool_.cover_matrix(list(cert["rules"]))
+    assert A.abbr_at_support(covers, est._train_ranks, 0.15) == pytest.approx(cert["objective"], abs=1e-6)
+
+
+@pytest.mark.parametrize("support_of", ["positive", "all"])
+def test_baseline_builds_consistent_pool(data, support_of):
+    pytest.importorskip("interpretopt.solvers")
+    X, _, model = data
+    proba = model.predict_proba(X)[:, 1]
+    est = GloballyConsistentRuleSearch(p=0.5, k=2, n_seeds=4, n_iter=50, n_thresholds=4, time_limit=5,
+                                       support_of=support_of, random_state=0).fit(X, proba)
+    assert sum(est.solve_statuses_.values()) == 4
+    assert len(est.pool_) >= 1
+    base = (proba > 0.5).mean() if support_of == "positive" else 1.0
+    for i in range(len(est.pool_)):
+        cov = est.pool_.cover(i)
+        assert (proba[cov] > 0.5).all() and cov.mean() >= 0.1 * base - 1e-12
+    with pytest.raises(InputError, match="no globally consistent rule"):
+        GloballyConsistentRuleSearch(p=0.9999, k=1, n_seeds=3, n_iter=10, time_limit=5,
+                                     random_state=0).fit(X, proba)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"s": 0.0}, "target support"), ({"s": 1.0}, "target support"), ({"s": 1.2}, "target support"),
+    ({"L": 0}, "L"), ({"M": 0}, "M"),
+])
+def test_bad_parameters(data, kwargs, match):
+    X, _, model = data
+    with pytest.raises(InputError, match=match):
+        RuleListSearch(**kwargs).fit(X, model)
+
+
+def test_bad_black_box_and_empty_pools(data):
+    X, y, model = data
+    with pytest.raises(InputError, match="predict_proba"):
+        RuleListSearch(L=2).fit(X, LinearRegression().fit(X, y))
+    with pytest.raises(InputError, match="one value per row"):
+        RuleListSearch(L=2).fit(X, np.ones(3))
+    with pytest.raises(InputError, match="empty"):
+        RuleListSearch(L=2, min_support=0.99).fit(X, model)
+    with pytest.raises(InputError, match="empty"):
+        ChecklistSearch(min_abbr=0.999).fit(X, model)
+    with pytest.raises(InputError, match="K"):
+        ChecklistSearch(K=0).fit(X, model)

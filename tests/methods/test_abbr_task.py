@@ -1,0 +1,97 @@
+"""The ``abbr`` experiment task end to end on a bundled dataset, and the configs of Tables 2, 4, 5."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+config_mod = pytest.importorskip("interpretopt.experiments.config")
+runner = pytest.importorskip("interpretopt.experiments.runner")
+results = pytest.importorskip("interpretopt.experiments.results")
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs" / "abbr"
+
+
+def _config(methods):
+    return config_mod.parse_config({
+        "name": "abbr_task_test",
+        "methods": methods,
+        "datasets": [{"name": "breast_cancer", "max_rows": 400}],
+        "models": ["RF1"],
+        "repetitions": 1,
+        "seed": 0,
+        "settings": {"time_limit": 5},
+    })
+
+
+def test_task_modes_end_to_end(tmp_path):
+    cfg = _config([
+        {"method": "abbr", "params": {"mode": "rule_list", "L": [2, 3], "M": 2, "n_iter": 60, "certify": True,
+                                      "certify_max_rules": 8}},
+        {"method": "abbr", "params": {"mode": "checklist", "K": 3, "n_iter": 60}},
+        {"method": "abbr", "params": {"mode": "random_rules", "n_rules": 30}},
+        {"method": "abbr", "params": {"mode": "baseline", "M": 2, "k": 2, "n_seeds": 2, "n_iter": 30,
+                                      "max_rows_milp": 100, "time_limit": 3}},
+    ])
+    report = runner.run_experiment(cfg, out_dir=tmp_path, progress=False)
+    df = results.read_results(tmp_path)
+    assert report.n_failed == 0, df.get("error")
+    assert len(df) == 5
+    rl = df[df["mode"] == "rule_list"]
+    assert np.isfinite(rl["abbr_at_s"]).all() and (rl["abbr_at_s"] <= 1).all()
+    assert (rl["objective"] >= rl["abbr_at_s_train"] - 1e-6).all()  # certificate >= annealing (same pool)
+    cl = df[df["mode"] == "checklist"].iloc[0]
+    assert 1 <= cl["threshold"] <= 3
+    rr = df[df["mode"] == "random_rules"].iloc[0]
+    assert np.isfinite(rr["gap_abbr"]) and np.isfinite(rr["gap_consistency"])
+    base = df[df["mode"] == "baseline"].iloc[0]
+    assert base["n_seeds"] == 2 and base["status"] in ("optimal", "time_limit", "infeasible")
+    assert set(df["label"]) >= {"rule list L=2 M=2", "checklist K=3", "baseline p=0.5"}
+
+
+@pytest.mark.parametrize("name", ["table2", "table4", "table5", "certify"])
+def test_paper_configs_validate(name):
+    cfg = config_mod.load_config(CONFIGS / f"{name}.yaml")
+    assert cfg.tables and all(m.method == "abbr" for m in cfg.methods)
+    smoke = config_mod.load_config(CONFIGS / f"{name}.yaml", smoke=True)
+    assert smoke.repetitions <= 2
+
+
+def test_random_rules_gaps_match_brute_force():
+    import pandas as pd
+
+    from interpretopt.evaluation.abbr import rank_scores
+    from interpretopt.experiments.tasks.abbr import _random_rules
+    from interpretopt.heuristics import abbr_search as H
+
+    rng = np.random.default_rng(3)
+    X = np.column_stack([rng.normal(size=(500, 3)), rng.integers(0, 3, size=500)])
+    sc = 1 / (1 + np.exp(-(X[:, 0] + X[:, 3] - 1 + 0.5 * rng.normal(size=500))))
+    tr, te = np.arange(350), np.arange(350, 500)
+    params = {"n_rules": 40, "max_conditions": 5, "p": 0.5}
+    out = _random_rules(pd.DataFrame(X[tr]), pd.DataFrame(X[te]), sc[tr], sc[te], params,
+                        np.random.default_rng(9))
+    disc = H.discrete_mask(X[tr])
+    rules = H.random_rules(X[tr], disc, 40, max_conditions=5, rng=np.random.default_rng(9))
+    ranks = rank_scores(sc[tr])
+
+    def cov(Z, r):
+        c = np.ones(len(Z), bool)
+        for cond in r:
+            c &= H.evaluate_condition(Z, cond)
+        return c
+
+    stats = []
+    for i, r in enumerate(rules):
+        c = cov(X[tr], r)
+        stats.append((ranks[c].mean(), (sc[tr][c] > 0.5).mean(), c.sum(), i))
+    best_abbr = max(stats, key=lambda t: (t[0], t[2], -t[3]))[3]
+    best_cons = max(stats, key=lambda t: (t[1], t[2], -t[3]))[3]
+
+    def gap(i):
+        return 100 * (stats[i][1] - (sc[te][cov(X[te], rules[i])] > 0.5).mean())
+
+    assert out["gap_abbr"] == pytest.approx(gap(best_abbr))
+    assert out["gap_consistency"] == pytest.approx(gap(best_cons))
