@@ -1,0 +1,202 @@
+"""BRCG speed and quality against the AIX360 ``BooleanRuleCG`` anchor, measured in one run.
+
+Two problems, the same binarized features and the same ``lambda0``/``lambda1`` for both
+implementations (the light form, AIX360's beam parameters K=10, D=10, B=5):
+
+* ``bc``: breast cancer (569 rows), labels of a RandomForest (surrogate);
+* ``synthetic``: 20,000 rows, 20 Gaussian features, a DNF target with 5 % label noise.
+
+Printed per problem: our fit time and AIX360's, their ratio (target <= 0.10), each master
+objective (ours must be no worse), the rule counts, our time split into model building
+(Pyomo master, translation, column blocks), LP solves, pricing and the integer master
+(target: building < 25 % of the column-generation loop), and per-backend times of the same
+fit (master LP through HiGHS and OR-Tools GLOP; integer master through HiGHS, OR-Tools
+SCIP and CBC when installed).
+
+The anchor runs in its own interpreter (AIX360 pins old dependencies), e.g.::
+
+    python -m venv /path/to/aixenv
+    /path/to/aixenv/bin/pip install --no-deps aix360
+    /path/to/aixenv/bin/pip install cvxpy ecos pandas scikit-learn matplotlib
+    python benchmarks/bench_brcg.py --anchor-python /path/to/aixenv/bin/python
+
+(or set ``INTERPRETOPT_AIX360_PYTHON``). Without it the script says "anchor not available"
+and reports our own figures only. ``--time-max`` is AIX360's wall-clock limit (its default
+is 100 s); ``--quick`` uses 5,000 synthetic rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+ANCHOR_SCRIPT = r"""
+import json, sys, time, warnings
+import numpy as np, pandas as pd
+warnings.filterwarnings("ignore")
+from aix360.algorithms.rbm import BooleanRuleCG
+data = np.load(sys.argv[1])
+Xb, y = data["Xb"], data["y"]
+lambda0, lambda1, time_max = float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+cols = pd.MultiIndex.from_tuples([(f"l{j}", "", "") for j in range(Xb.shape[1])],
+                                 names=["feature", "operation", "value"])
+X = pd.DataFrame(Xb.astype(int), columns=cols)
+m = BooleanRuleCG(lambda0=lambda0, lambda1=lambda1, timeMax=time_max, silent=True)
+t0 = time.perf_counter()
+m.fit(X, y)
+fit_time = time.perf_counter() - t0
+sel = np.flatnonzero(np.asarray(m.w) > 0.5)
+clauses = [np.flatnonzero(m.z.iloc[:, k].values).tolist() for k in sel]
+print(json.dumps({"fit_time": fit_time, "clauses": clauses, "iterations": int(m.it),
+                  "n_columns": int(m.z.shape[1])}))
+"""
+
+
+def light_objective(Xb: np.ndarray, y: np.ndarray, clauses, lambda0: float, lambda1: float) -> float:
+    """Light-form master objective of a selection (the empty clause, which AIX360 allows, covers all)."""
+    n = len(y)
+    yb = y.astype(bool)
+    cov = np.stack([Xb[:, c].all(axis=1) if len(c) else np.ones(n, bool) for c in clauses], axis=1) \
+        if clauses else np.zeros((n, 0), bool)
+    fn = int((yb & ~cov.any(axis=1)).sum())
+    fp = int(cov[~yb].sum())
+    return (fn + fp) / n + sum(lambda0 + lambda1 * len(c) for c in clauses)
+
+
+def problem_bc():
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.ensemble import RandomForestClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    rf = RandomForestClassifier(n_estimators=100, random_state=0).fit(X, y)
+    return X, rf.predict(X).astype(np.int8)
+
+
+def problem_synthetic(n: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 20))
+    y = ((X[:, 0] > 0.3) & (X[:, 1] < 0.5)) | ((X[:, 2] > 0.8) & (X[:, 3] > -0.5)) | (X[:, 4] < -1.2)
+    y = y ^ (rng.random(n) < 0.05)
+    return X, y.astype(np.int8)
+
+
+def binarize(X: np.ndarray):
+    from interpretopt.data import QuantileBinarizer
+
+    qb = QuantileBinarizer(n_thresholds=9, negations=True).fit(X)
+    return np.asarray(qb.transform(X)).astype(bool)
+
+
+def fit_ours(Xb, y, lambda0, lambda1, **kw):
+    from interpretopt.methods.brcg import BRCGClassifier
+
+    est = BRCGClassifier(binarizer="passthrough", form="light", lambda0=lambda0, lambda1=lambda1, pricing="beam",
+                         beam_width=5, columns_per_iter=10, max_literals=10, max_iter=100, **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        t0 = time.perf_counter()
+        est.fit(Xb.astype(np.int8), y)
+        t = time.perf_counter() - t0
+    return est, t
+
+
+def run_anchor(python: str | None, Xb, y, lambda0, lambda1, time_max):
+    if not python:
+        return None, "anchor not available (give --anchor-python or set INTERPRETOPT_AIX360_PYTHON)"
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "data.npz"
+        np.savez(data, Xb=Xb.astype(np.int8), y=y)
+        script = Path(tmp) / "anchor.py"
+        script.write_text(ANCHOR_SCRIPT)
+        try:
+            out = subprocess.run([python, str(script), str(data), str(lambda0), str(lambda1), str(time_max)],
+                                 capture_output=True, text=True, timeout=time_max * 20 + 600)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return None, f"anchor not available ({exc})"
+        if out.returncode != 0:
+            last = (out.stderr.strip().splitlines() or ["?"])[-1]
+            return None, f"anchor not available ({last})"
+        return json.loads(out.stdout.strip().splitlines()[-1]), ""
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--anchor-python", default=os.environ.get("INTERPRETOPT_AIX360_PYTHON"))
+    ap.add_argument("--time-max", type=float, default=100.0, help="AIX360 timeMax (seconds)")
+    ap.add_argument("--lambda0", type=float, default=0.001)
+    ap.add_argument("--lambda1", type=float, default=0.001)
+    ap.add_argument("--quick", action="store_true", help="5,000 synthetic rows instead of 20,000")
+    ap.add_argument("--problems", default="bc,synthetic")
+    ap.add_argument("--no-backends", action="store_true", help="skip the per-backend timings")
+    args = ap.parse_args(argv)
+    from interpretopt.solvers import available_solvers
+
+    solvers = set(available_solvers())
+    l0, l1 = args.lambda0, args.lambda1
+    # warm up imports (Pyomo, HiGHS) so they are not counted in the first fit
+    fit_ours(np.eye(6, dtype=bool)[np.arange(12) % 6], (np.arange(12) % 2).astype(np.int8), l0, l1)
+    problems = {"bc": problem_bc, "synthetic": lambda: problem_synthetic(5000 if args.quick else 20000)}
+    for name in args.problems.split(","):
+        X, y = problems[name]()
+        Xb = binarize(X)
+        print(f"\n== {name}: {Xb.shape[0]} rows, {Xb.shape[1]} binarized literals, {int(y.sum())} positives, "
+              f"lambda0={l0}, lambda1={l1}")
+        est, t_ours = fit_ours(Xb, y, l0, l1)
+        ours_obj = light_objective(Xb, y, est.clauses_, l0, l1)
+        tm = est.timings_
+        loop = tm["build"] + tm["lp"] + tm["pricing"]
+        print(f"ours     fit {t_ours:8.2f} s  objective {ours_obj:.6f}  rules {len(est.clauses_):3d}  "
+              f"iterations {est.n_iter_}  columns {est.n_columns_}  LP bound {est.lp_bound_:.6f}  "
+              f"gap {est.gap_:.4f}  stop {est.stop_reason_}")
+        print(f"         building {tm['build']:.2f} s ({100 * tm['build'] / max(loop, 1e-9):.1f} % of the CG loop "
+              f"{loop:.2f} s; target < 25 %), LP {tm['lp']:.2f} s, pricing {tm['pricing']:.2f} s, "
+              f"integer master {tm['integer'] + tm['integer_build']:.2f} s")
+        variants = [("ours", t_ours, ours_obj)]
+        if "ortools_scip" in solvers:
+            e2, t2 = fit_ours(Xb, y, l0, l1, mip_solver="ortools_scip")
+            o2 = light_objective(Xb, y, e2.clauses_, l0, l1)
+            print(f"ours+scip fit {t2:7.2f} s  objective {o2:.6f}  rules {len(e2.clauses_):3d}  "
+                  f"(integer master by OR-Tools SCIP: {e2.timings_['integer'] + e2.timings_['integer_build']:.2f} s)")
+            variants.append(("ours+scip", t2, o2))
+        res, why = run_anchor(args.anchor_python, Xb, y, l0, l1, args.time_max)
+        if res is None:
+            print(f"AIX360   {why}")
+        else:
+            a_obj = light_objective(Xb, y, res["clauses"], l0, l1)
+            print(f"AIX360   fit {res['fit_time']:8.2f} s  objective {a_obj:.6f}  rules {len(res['clauses']):3d}  "
+                  f"iterations {res['iterations']}  columns {res['n_columns']}")
+            for label, t, obj in variants:
+                ratio = t / res["fit_time"]
+                print(f"ratio    {label} / AIX360 time = {ratio:.3f} "
+                      f"(target <= 0.10: {'met' if ratio <= 0.10 else 'NOT met'}); "
+                      f"objective {label} - AIX360 = {obj - a_obj:+.6f} "
+                      f"({'no worse' if obj <= a_obj + 1e-9 else 'WORSE'})")
+        if args.no_backends:
+            continue
+        for lp in ("highs", "ortools_glop"):
+            if lp not in solvers:
+                continue
+            e, t = fit_ours(Xb, y, l0, l1, solver=lp)
+            print(f"backend  master LP {lp:13s} fit {t:7.2f} s  LP {e.timings_['lp']:.2f} s  "
+                  f"LP bound {e.lp_bound_:.6f}  objective {e.objective_:.6f}")
+        for mip in ("highs", "ortools_scip", "cbc"):
+            if mip not in solvers:
+                continue
+            e, t = fit_ours(Xb, y, l0, l1, mip_solver=mip)
+            print(f"backend  integer   {mip:13s} fit {t:7.2f} s  integer master "
+                  f"{e.timings_['integer'] + e.timings_['integer_build']:.2f} s  objective {e.objective_:.6f}  "
+                  f"status {e.status_}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,241 @@
+"""BRCG master and pricing formulations: Pyomo model vs arrays, brute force on tiny instances."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpretopt.exceptions import InputError
+from interpretopt.formulations import brcg as F
+from interpretopt.solvers import SolveSettings, make_incremental, solve
+
+
+def tiny(seed: int, n: int = 10, J: int = 4):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, J)) < 0.5
+    y = rng.integers(0, 2, n).astype(np.int8)
+    if y.sum() in (0, n):
+        y[0] = 1 - y[0]
+    return X, y
+
+
+def all_clauses(J: int, D: int):
+    return [c for d in range(1, D + 1) for c in itertools.combinations(range(J), d)]
+
+
+def cover_of(X, clauses):
+    return np.stack([X[:, list(c)].all(axis=1) for c in clauses], axis=1)
+
+
+def brute_force_master(X, y, clauses, spec, grounding=()):
+    """Best objective over every subset of clauses (and the constraint-form bound)."""
+    cov = cover_of(X, clauses)
+    nl = np.array([len(c) for c in clauses])
+    best = np.inf
+    for mask in range(1 << len(clauses)):
+        sel = [k for k in range(len(clauses)) if mask >> k & 1]
+        if spec.form == "constraint" and spec.clause_complexity(nl[sel]).sum() > spec.C + 1e-9:
+            continue
+        best = min(best, F.master_objective(sel, cov, y, nl, spec, grounding=grounding))
+    return best
+
+
+def solve_arrays(arr: F.MasterArrays, solver="highs"):
+    m = make_incremental(solver)
+    m.add_rows(arr.row_lower, arr.row_upper)
+    m.add_columns(arr.cost, arr.col_lower, arr.col_upper, arr.A, integer=arr.integer)
+    res = m.solve(SolveSettings())
+    return res, float(res.objective) + arr.constant
+
+
+SPECS = [
+    F.MasterSpec(form="constraint", C=4, n_samples=10),
+    F.MasterSpec(form="constraint", C=3, complexity="literals", n_samples=10),
+    F.MasterSpec(form="light", lambda0=0.02, lambda1=0.01, n_samples=10),
+]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=["C", "C_literals", "light"])
+@pytest.mark.parametrize("relax", [True, False], ids=["lp", "ip"])
+def test_pyomo_master_equals_arrays(spec, relax):
+    X, y = tiny(1)
+    clauses = all_clauses(4, 2)
+    cov = cover_of(X, clauses)
+    nl = [len(c) for c in clauses]
+    m = F.build_master(cov, y, nl, spec, grounding=[0, 3], relax=relax)
+    res = solve(m, "highs", duals=relax)
+    assert res.status.value == "optimal"
+    sol = F.extract_master(m)
+    arr = F.master_arrays(cov, y, nl, spec, grounding=[0, 3], relax=relax)
+    res2, obj2 = solve_arrays(arr)
+    assert sol.objective == pytest.approx(obj2, abs=1e-7)
+    if relax:
+        # both dual vectors are optimal duals of the same LP (they may differ where the LP is degenerate)
+        lam2 = -res2.duals[-1] if spec.form == "constraint" else 0.0
+        for mu, lam in [(sol.mu, sol.lam), (res2.duals[: arr.n_pos], lam2)]:
+            assert_optimal_duals(cov, y, nl, spec, [0, 3], sol.w, sol.xi, mu, lam)
+
+
+def assert_optimal_duals(cov, y, nl, spec, grounding, w, xi, mu, lam, tol=1e-7):
+    """Primal-dual optimality certificate of the master LP: dual feasibility and complementary slackness."""
+    y = np.asarray(y).astype(bool)
+    grounded = np.zeros(cov.shape[1], bool)
+    grounded[list(grounding)] = True
+    assert (mu >= -tol).all() and (mu <= spec.loss_scale + tol).all() and lam >= -tol
+    r, a, b = F.pricing_weights(y.astype(int), mu, lam, spec)
+    rc = F.reduced_costs(cov, nl, r, a, b) - spec.grounding_penalty * grounded
+    assert (rc[~grounded] >= -tol).all()                      # dual feasible (w >= 0)
+    assert (np.abs(rc[w > tol][~grounded[w > tol]]) <= 1e-6).all()   # basic columns price at 0
+    assert (rc[grounded & (w < 1 - tol)] >= -tol).all()       # w_u < 1 needs rc >= 0
+    slack = xi + cov[y].astype(float) @ w - 1.0
+    assert (np.abs(mu[slack > 1e-6]) <= 1e-6).all()           # loose rows have zero duals
+    assert (np.abs(mu[xi > tol] - spec.loss_scale) <= 1e-6).all()
+
+
+def test_fast_path_from_pyomo_gives_same_objective_and_duals():
+    """The incremental path translated from the Pyomo master returns the same LP objective and duals."""
+    from interpretopt.solvers import IncrementalModel
+
+    X, y = tiny(4, n=14, J=5)
+    clauses = all_clauses(5, 2)
+    cov = cover_of(X, clauses)
+    nl = [len(c) for c in clauses]
+    spec = F.MasterSpec(form="constraint", C=5, n_samples=14)
+    m = F.build_master(cov, y, nl, spec, relax=True)
+    inc = IncrementalModel.from_pyomo(m, "highs")
+    res = inc.solve(SolveSettings())
+    inc.load_solution(res)
+    fast = F.extract_master(m)
+    m2 = F.build_master(cov, y, nl, spec, relax=True)
+    solve(m2, "highs_direct", duals=True).raise_for_status()
+    ref = F.extract_master(m2)
+    assert fast.objective == pytest.approx(ref.objective, abs=1e-9)
+    assert np.allclose(fast.mu, ref.mu, atol=1e-9) and fast.lam == pytest.approx(ref.lam, abs=1e-9)
+    assert_optimal_duals(cov, y, nl, spec, [], ref.w, ref.xi, ref.mu, ref.lam)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=["C", "C_literals", "light"])
+@pytest.mark.parametrize("seed", [0, 2])
+def test_integer_master_matches_brute_force(spec, seed):
+    X, y = tiny(seed)
+    clauses = all_clauses(4, 2)
+    cov = cover_of(X, clauses)
+    nl = [len(c) for c in clauses]
+    m = F.build_master(cov, y, nl, spec, relax=False)
+    solve(m, "highs").raise_for_status()
+    ip = F.extract_master(m).objective
+    assert ip == pytest.approx(brute_force_master(X, y, clauses, spec), abs=1e-7)
+    lp_model = F.build_master(cov, y, nl, spec, relax=True)
+    solve(lp_model, "highs", duals=True).raise_for_status()
+    assert F.extract_master(lp_model).objective <= ip + 1e-9
+
+
+def test_grounding_penalty_in_objective():
+    X, y = tiny(3)
+    clauses = all_clauses(4, 2)
+    cov = cover_of(X, clauses)
+    nl = [len(c) for c in clauses]
+    spec = F.MasterSpec(form="constraint", C=6, c_u=0.5, n_samples=10)
+    # dropping grounding clause 2 costs c_u * n = 5 Hamming units
+    base = F.master_objective([], cov, y, nl, F.MasterSpec(form="constraint", C=6, n_samples=10))
+    assert F.master_objective([], cov, y, nl, spec, grounding=[2]) == pytest.approx(base + 5.0)
+    m = F.build_master(cov, y, nl, spec, grounding=[2], relax=False)
+    solve(m, "highs").raise_for_status()
+    ip = F.extract_master(m).objective
+    assert ip == pytest.approx(brute_force_master(X, y, clauses, spec, grounding=[2]), abs=1e-7)
+
+
+def enumerate_min_rc(X, r, a, b, D, exclude=()):
+    best, arg = np.inf, None
+    for c in all_clauses(X.shape[1], D):
+        if c in exclude:
+            continue
+        rc = F.reduced_costs(X[:, list(c)].all(axis=1)[:, None], [len(c)], r, a, b)[0]
+        if rc < best:
+            best, arg = rc, c
+    return best, arg
+
+
+def random_duals(seed, y):
+    rng = np.random.default_rng(seed)
+    mu = rng.random(int(y.sum())) * rng.integers(0, 2, int(y.sum())) * 2.0
+    return mu, float(rng.random() * 0.5)
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 10_000), D=st.integers(1, 3), light=st.booleans())
+def test_pricing_milp_finds_negative_column_when_one_exists(seed, D, light):
+    X, y = tiny(seed, n=12, J=5)
+    mu, lam = random_duals(seed, y)
+    spec = (F.MasterSpec(form="light", lambda0=0.05, lambda1=0.02, n_samples=12) if light
+            else F.MasterSpec(form="constraint", C=5, n_samples=12))
+    if light:
+        mu = mu / 12.0
+    r, a, b = F.pricing_weights(y, mu, lam, spec)
+    best, _ = enumerate_min_rc(X, r, a, b, D)
+    m = F.build_pricing(X, y, r, a, b, D)
+    solve(m, "highs").raise_for_status()
+    clause = F.extract_pricing(m)
+    import pyomo.environ as pyo
+
+    # the aggregated model's optimum is the true minimum reduced cost ...
+    assert pyo.value(m.obj) == pytest.approx(best, abs=1e-7)
+    # ... and the clause it returns re-prices to it (delta binary on positives)
+    rc = F.reduced_costs(X[:, list(clause)].all(axis=1)[:, None], [len(clause)], r, a, b)[0]
+    assert rc == pytest.approx(best, abs=1e-7)
+    if best < -1e-9:
+        assert rc < 0
+
+
+def test_pricing_arrays_equal_pyomo_model():
+    X, y = tiny(5, n=12, J=5)
+    mu, lam = random_duals(5, y)
+    spec = F.MasterSpec(form="constraint", C=5, n_samples=12)
+    r, a, b = F.pricing_weights(y, mu, lam, spec)
+    exclude = [(0, 1)]
+    best, _ = enumerate_min_rc(X, r, a, b, 2, exclude=exclude)
+    arr = F.pricing_arrays(X, y, r, a, b, 2, exclude=exclude)
+    res, obj = solve_arrays(F.MasterArrays(arr.cost, arr.A, arr.row_lower, arr.row_upper, arr.col_lower,
+                                           arr.col_upper, arr.integer, arr.constant, 0, False))
+    assert obj == pytest.approx(best, abs=1e-7)
+    m = F.build_pricing(X, y, r, a, b, 2, exclude=exclude)
+    solve(m, "highs").raise_for_status()
+    import pyomo.environ as pyo
+
+    assert pyo.value(m.obj) == pytest.approx(best, abs=1e-7)
+    assert F.extract_pricing(m) != (0, 1)
+
+
+def test_aggregated_rows_need_binary_delta():
+    # with delta continuous on positives the aggregated row lets an uncovered sample count
+    X = np.array([[1, 0], [1, 1], [0, 1]], dtype=bool)
+    y = np.array([1, 1, 0], dtype=np.int8)
+    r = np.array([-1.0, -1.0, 1.0])
+    m = F.build_pricing(X, y, r, 0.1, 0.1, 2)
+    assert all(m.delta[i].is_binary() for i in m.IP)
+    assert not any(m.delta[i].is_binary() for i in m.IZ)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(form="constraint"),
+    dict(form="constraint", C=0),
+    dict(form="constraint", C=-1),
+    dict(form="light", lambda0=-0.1),
+    dict(form="light", lambda1=float("nan")),
+    dict(form="light", c_u=-1),
+    dict(form="other"),
+    dict(form="light", complexity="clauses"),
+])
+def test_bad_parameters_are_clear_errors(kwargs):
+    with pytest.raises(InputError):
+        F.MasterSpec(**kwargs)
+
+
+def test_non_binary_labels_rejected():
+    X, _ = tiny(0)
+    with pytest.raises(InputError, match="binary"):
+        F.build_master(X[:, :2], np.arange(10) % 3, [1, 1], F.MasterSpec(form="light"))

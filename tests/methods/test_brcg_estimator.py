@@ -1,0 +1,162 @@
+"""BRCGClassifier / GroundedBRCGClassifier: scikit-learn contract, rules over raw features, bad input."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+
+from interpretopt.data import load_dataset
+from interpretopt.exceptions import InputError
+from interpretopt.methods.brcg import BRCGClassifier, GroundedBRCGClassifier
+from interpretopt.rules import Condition, Conjunction, RuleSet
+
+FAST = dict(pricing="beam", max_literals=3, n_thresholds=5, mip_time_limit=5)
+
+# a 5 s integer master may end at an incumbent (status "feasible"); that is reported, and tested below
+pytestmark = pytest.mark.filterwarnings("ignore:integer master ended:RuntimeWarning")
+
+
+@pytest.fixture(scope="module")
+def bc():
+    ds = load_dataset("breast_cancer")
+    return ds.X, np.asarray(ds.y)
+
+
+@pytest.fixture(scope="module")
+def fitted(bc):
+    X, y = bc
+    return BRCGClassifier(**FAST).fit(X, y)
+
+
+def test_rules_over_raw_features_predict_like_the_estimator(bc, fitted):
+    X, y = bc
+    assert isinstance(fitted.rules_, RuleSet) and fitted.rules_.n_rules >= 1
+    assert np.array_equal(fitted.predict(X), fitted.rules_.predict(X))
+    assert set(np.unique(fitted.predict(X))) <= {0, 1}
+    assert np.mean(fitted.predict(X) == y) > 0.85
+    assert fitted.lp_bound_ <= fitted.objective_ + 1e-9
+    assert 0.0 <= fitted.gap_ <= 1.0
+    assert fitted.solve_results_["lp"].status.value == "optimal"
+    assert fitted.solve_results_["integer"].has_solution
+    assert fitted.status_ in ("optimal", "feasible")
+    assert fitted.history_ and fitted.history_[0]["iteration"] == 0
+    assert fitted.stop_reason_ in ("no_negative_column", "max_iter", "time_limit", "pricing_time_limit")
+    text = fitted.render()
+    assert "mean radius" in text or "worst" in text or "error" in text
+
+
+def test_negative_class_rules_are_a_cnf_for_the_positive_class(bc):
+    X, y = bc
+    m = BRCGClassifier(target_class=0, **FAST).fit(X, y)
+    assert m.rules_class_ == 0
+    assert np.array_equal(m.predict(X), 1 - m.rules_.predict(X))
+    assert np.mean(m.predict(X) == y) > 0.85
+
+
+def test_sklearn_contract(bc, fitted):
+    X, y = bc
+    est = BRCGClassifier(lambda0=0.01, max_literals=2)
+    params = est.get_params()
+    assert params["lambda0"] == 0.01 and params["max_literals"] == 2
+    c = clone(est)
+    assert c.get_params() == params
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        est.predict(X)
+    assert list(fitted.classes_) == [0, 1]
+    assert fitted.n_features_in_ == X.shape[1]
+
+
+def test_passthrough_binary_input_with_conditions():
+    rng = np.random.default_rng(0)
+    Xb = (rng.random((80, 4)) < 0.5).astype(int)
+    y = (Xb[:, 0] & Xb[:, 1]).astype(int)
+    conds = [Condition(j, "==", 1) for j in range(4)]
+    m = BRCGClassifier(binarizer="passthrough", conditions=conds, pricing="milp", max_literals=2,
+                       lambda0=0.001, lambda1=0.001).fit(Xb, y)
+    assert m.rules_ == RuleSet([Conjunction([conds[0], conds[1]])])
+    assert np.array_equal(m.predict(Xb), y)
+    with pytest.raises(InputError, match="0/1"):
+        m.predict(Xb * 2)
+
+
+def test_surrogate_fidelity_on_a_black_box(bc):
+    from sklearn.ensemble import RandomForestClassifier
+
+    X, y = bc
+    rf = RandomForestClassifier(n_estimators=30, random_state=0).fit(X.to_numpy(), y)
+    yb = rf.predict(X.to_numpy())
+    m = BRCGClassifier(**FAST).fit(X, yb)
+    assert m.fidelity(X, yb) > 0.9
+
+
+def test_grounded_with_large_penalty_keeps_the_grounding_rules(bc, fitted):
+    X, y = bc
+    rng = np.random.default_rng(1)
+    y2 = y.copy()
+    flip = rng.random(y.size) < 0.1
+    y2[flip] = 1 - y2[flip]
+    g = GroundedBRCGClassifier(grounding=fitted.rules_, c_u=1.0, **FAST).fit(X, y2)
+    assert g.grounding_kept_.all()
+    assert set(fitted.rules_.rules) <= set(g.rules_.rules)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a 2 s integer master may stop at an incumbent
+        g0 = GroundedBRCGClassifier(grounding=fitted.rules_, c_u=0.0, **{**FAST, "mip_time_limit": 2}).fit(X, y2)
+    assert g0.objective_ >= g0.lp_bound_ - 1e-9
+    assert g0.status_ in ("optimal", "feasible")
+
+
+def test_grounding_condition_missing_from_the_binarizer(bc):
+    X, y = bc
+    foreign = RuleSet([Conjunction([Condition(0, "<=", 12.3456)])])
+    with pytest.raises(InputError, match="did not produce"):
+        GroundedBRCGClassifier(grounding=foreign, **FAST).fit(X, y)
+    out_of_range = RuleSet([Conjunction([Condition(99, "<=", 1.0)])])
+    with pytest.raises(InputError, match="feature 99"):
+        GroundedBRCGClassifier(grounding=out_of_range, **FAST).fit(X, y)
+    m = GroundedBRCGClassifier(grounding=foreign, extend_literals=True, c_u=1.0, **FAST).fit(X, y)
+    assert m.grounding_kept_.all()
+    assert np.array_equal(m.predict(X), m.rules_.predict(X))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(form="constraint"), "C"),
+    (dict(form="constraint", C=-2.0), "C"),
+    (dict(lambda0=-0.1), "lambda0"),
+    (dict(lambda1=float("inf")), "lambda1"),
+    (dict(pricing="exhaustive"), "pricing"),
+    (dict(max_literals=0), "max_literals"),
+    (dict(target_class=2), "target_class"),
+    (dict(binarizer="kmeans"), "binarizer"),
+])
+def test_bad_parameters(kwargs, match):
+    rng = np.random.default_rng(0)
+    X = rng.random((20, 3))
+    y = (X[:, 0] > 0.5).astype(int)
+    with pytest.raises(InputError, match=match):
+        BRCGClassifier(**kwargs).fit(X, y)
+
+
+def test_non_binary_labels_and_bad_grounding_type():
+    rng = np.random.default_rng(0)
+    X = rng.random((20, 3))
+    with pytest.raises(InputError, match="binary"):
+        BRCGClassifier().fit(X, np.arange(20) % 3)
+    with pytest.raises(InputError, match="RuleSet"):
+        GroundedBRCGClassifier(grounding=[("x", 1)]).fit(X, (X[:, 0] > 0.5).astype(int))
+    with pytest.raises(InputError, match="c_u"):
+        GroundedBRCGClassifier(grounding=RuleSet(()), c_u=-1).fit(X, (X[:, 0] > 0.5).astype(int))
+
+
+def test_single_class_labels_give_a_constant_rule_set():
+    rng = np.random.default_rng(0)
+    X = rng.random((30, 3))
+    m0 = BRCGClassifier(binarizer="quantile", n_thresholds=3).fit(X, np.zeros(30, int))
+    assert m0.rules_.n_rules == 0 and not m0.predict(X).any() and m0.stop_reason_ == "single_class"
+    m1 = BRCGClassifier(binarizer="quantile", n_thresholds=3).fit(X, np.ones(30, int))
+    assert m1.predict(X).all() and np.array_equal(m1.rules_.predict(X), m1.predict(X))
+    assert m1.objective_ == pytest.approx(m1.lambda0)
