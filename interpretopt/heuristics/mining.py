@@ -28,6 +28,7 @@ import pandas as pd
 
 from interpretopt._validation import as_generator, check_in_range, check_int
 from interpretopt.exceptions import InputError
+from interpretopt.rules import pack_coverage, pack_vector
 
 __all__ = [
     "Item",
@@ -44,34 +45,10 @@ __all__ = [
 def pack_bool(B: np.ndarray) -> np.ndarray:
     """Pack a boolean matrix (n, k) into ``uint64`` words (k, ceil(n/64)); padding bits are 0.
 
-    A 1-D array (n,) gives one row (ceil(n/64),).
+    A 1-D array (n,) gives one row (ceil(n/64),). Same layout as :func:`interpretopt.rules.pack_coverage`.
     """
-    try:  # the shared helper when the rules layer provides it
-        from interpretopt.rules import pack_coverage  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover - depends on the build of the rules layer
-        pack_coverage = None
     B = np.asarray(B, dtype=bool)
-    one = B.ndim == 1
-    if one:
-        B = B[:, None]
-    out = None
-    if pack_coverage is not None:
-        cand = np.asarray(pack_coverage(B))
-        W = max(1, math.ceil(B.shape[0] / 64))
-        if cand.dtype == np.uint64 and cand.shape == (B.shape[1], W):
-            out = np.ascontiguousarray(cand)
-    if out is None:
-        out = _pack_local(B)
-    return out[0] if one else out
-
-
-def _pack_local(B: np.ndarray) -> np.ndarray:
-    n, k = B.shape
-    W = max(1, math.ceil(n / 64))
-    padded = np.zeros((W * 64, k), dtype=bool)
-    padded[:n] = B
-    bytes_ = np.packbits(padded.T, axis=1, bitorder="little")  # (k, W*8)
-    return np.ascontiguousarray(bytes_).view(np.uint64).reshape(k, W)
+    return pack_vector(B) if B.ndim == 1 else pack_coverage(B)
 
 
 def popcount_rows(packed: np.ndarray) -> np.ndarray:
