@@ -1,0 +1,263 @@
+"""Command-line handlers of the experiment commands.
+
+``add_experiment_commands(subparsers)`` adds::
+
+    run CONFIG [--n-jobs N] [--scheduler ADDRESS] [--out DIR] [--force] [--smoke] [--data-dir DIR] [--quiet]
+    table CONFIG [--out DIR] [--smoke] [--format markdown|latex|csv] [--name TABLE]
+    plot CONFIG [--out DIR] [--smoke] [--name PLOT]
+    reproduce PAPER/TABLE [--n-jobs N] [--scheduler ADDRESS] [--out DIR] [--force] [--smoke] [--data-dir DIR]
+    list configs
+
+Each sub-parser sets ``func`` to its handler (``args.func(args)`` returns the exit code).
+CONFIG is a path, or a name under ``configs/`` (``smoke``, ``imd/table1``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from interpretopt.exceptions import ConfigError, InterpretoptError
+
+__all__ = [
+    "add_experiment_commands",
+    "cmd_run",
+    "cmd_table",
+    "cmd_plot",
+    "cmd_reproduce",
+    "cmd_list",
+    "cmd_list_configs",
+    "resolve_config_path",
+]
+
+
+def resolve_config_path(name: str) -> Path:
+    """A config path from a path or a name relative to ``configs/`` (``.yaml`` optional)."""
+    from interpretopt.experiments.config import configs_root
+
+    p = Path(name)
+    if p.is_file():
+        return p
+    root = configs_root()
+    stem = name.replace(":", "/")
+    for cand in (root / stem, root / f"{stem}.yaml", root / f"{stem}.yml"):
+        if cand.is_file():
+            return cand
+    if "-" in stem and "/" not in stem:  # imd-table1 -> imd/table1
+        paper, _, table = stem.partition("-")
+        for cand in (root / paper / f"{table}.yaml", root / paper / f"{table}.yml"):
+            if cand.is_file():
+                return cand
+    raise ConfigError(name, [f"no config file {name!r} and none under {root}; see `interpretopt list configs`"])
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--n-jobs", type=int, default=1, help="local worker processes (default 1; -1 = all cores)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="Dask scheduler address (tcp://host:8786): run on that cluster")
+    p.add_argument("--out", default=None, metavar="DIR", help="output directory (default results/<name>[-smoke])")
+    p.add_argument("--force", action="store_true", help="rerun runs that are already stored")
+    p.add_argument("--smoke", action="store_true", help="apply the config's smoke overrides (1 repetition, small data)")
+    # SUPPRESS: a --data-dir given before the sub-command (top-level option) is not reset to None
+    p.add_argument("--data-dir", default=argparse.SUPPRESS, metavar="DIR",
+                   help="dataset directory (default $INTERPRETOPT_DATA)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> None:
+    """Add ``run``, ``table``, ``plot``, ``reproduce`` (and ``list configs``) to an argparse sub-parser set.
+
+    ``list`` is added only when ``include_list`` is true, or when it is None (default) and the
+    caller has not defined a ``list`` command already; a caller owning ``list`` dispatches
+    ``list configs`` to :func:`cmd_list_configs`.
+    """
+    if include_list is None:
+        include_list = "list" not in getattr(subparsers, "choices", {})
+    p = subparsers.add_parser("run", help="run an experiment config (resumes; skips finished runs)")
+    p.add_argument("config", metavar="CONFIG")
+    _add_run_options(p)
+    p.set_defaults(func=cmd_run)
+
+    p = subparsers.add_parser("table", help="print and write the tables of an experiment from its results")
+    p.add_argument("config", metavar="CONFIG")
+    p.add_argument("--out", default=None, metavar="DIR")
+    p.add_argument("--smoke", action="store_true")
+    p.add_argument("--format", default="markdown", choices=["markdown", "latex", "csv"])
+    p.add_argument("--name", default=None, metavar="TABLE", help="only this table")
+    p.set_defaults(func=cmd_table)
+
+    p = subparsers.add_parser("plot", help="write the plots of an experiment (PNG, SVG) from its results")
+    p.add_argument("config", metavar="CONFIG")
+    p.add_argument("--out", default=None, metavar="DIR")
+    p.add_argument("--smoke", action="store_true")
+    p.add_argument("--name", default=None, metavar="PLOT", help="only this plot")
+    p.set_defaults(func=cmd_plot)
+
+    p = subparsers.add_parser("reproduce", help="run the config of a published table and print ours beside the paper's")
+    p.add_argument("config", metavar="PAPER-TABLE", help="e.g. imd/table1 (configs/imd/table1.yaml)")
+    _add_run_options(p)
+    p.set_defaults(func=cmd_reproduce)
+
+    if include_list:
+        p = subparsers.add_parser("list", help="list configs")
+        p.add_argument("what", choices=["configs"])
+        p.set_defaults(func=cmd_list)
+
+
+def _load(args):
+    from interpretopt.experiments.config import load_config
+
+    return load_config(resolve_config_path(args.config), smoke=getattr(args, "smoke", False))
+
+
+def _out_dir(args, config) -> Path:
+    from interpretopt.experiments.runner import default_out_dir
+
+    return Path(args.out) if getattr(args, "out", None) else default_out_dir(config)
+
+
+def _guard(fn):
+    def wrapped(args) -> int:
+        try:
+            return fn(args)
+        except (InterpretoptError, ImportError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("interrupted: finished runs are stored; run the same command again to resume", file=sys.stderr)
+            return 130
+
+    wrapped.__name__ = fn.__name__
+    wrapped.__doc__ = fn.__doc__
+    return wrapped
+
+
+def _run(args, config) -> tuple[int, Path]:
+    from interpretopt.experiments.runner import run_experiment
+
+    out = _out_dir(args, config)
+    rep = run_experiment(config, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
+                         data_dir=getattr(args, "data_dir", None), progress=False if args.quiet else None)
+    print(rep.summary())
+    return (1 if rep.n_failed else 0), out
+
+
+@_guard
+def cmd_run(args) -> int:
+    """``run CONFIG``: execute the runs not stored yet; exit code 1 when a run failed."""
+    config = _load(args)
+    code, _ = _run(args, config)
+    return code
+
+
+def _results(config, out: Path):
+    from interpretopt.experiments.results import read_results
+
+    df = read_results(out, config_hash=config.config_hash)
+    if not len(df):
+        raise InterpretoptError(f"no results of {config.name!r} (config hash {config.config_hash}) in {out}; "
+                                f"run `interpretopt run {config.path}{' --smoke' if config.is_smoke else ''}` first")
+    return df
+
+
+def _print_tables(config, df, out: Path, fmt: str = "markdown", name: str | None = None) -> None:
+    from interpretopt.experiments.tables import to_csv, to_latex, to_markdown, write_tables
+
+    if not config.tables:
+        print(f"{config.name}: the config defines no tables")
+        return
+    if name and name not in [t.name for t in config.tables]:
+        valid = ", ".join(t.name for t in config.tables)
+        raise InterpretoptError(f"no table {name!r} in {config.path}; tables: {valid}")
+    done = write_tables(df, config, out, names=[name] if name else None)
+    render = {"markdown": to_markdown, "latex": to_latex, "csv": to_csv}[fmt]
+    for tr in done.values():
+        print(render(tr))
+    print(f"(tables written to {out / 'tables'})")
+
+
+@_guard
+def cmd_table(args) -> int:
+    """``table CONFIG``: print the config's tables (and write .md/.tex/.csv under <out>/tables)."""
+    config = _load(args)
+    out = _out_dir(args, config)
+    _print_tables(config, _results(config, out), out, args.format, args.name)
+    return 0
+
+
+@_guard
+def cmd_plot(args) -> int:
+    """``plot CONFIG``: write the config's plots under <out>/plots."""
+    from interpretopt.experiments.plots import write_plots
+
+    config = _load(args)
+    out = _out_dir(args, config)
+    if not config.plots:
+        print(f"{config.name}: the config defines no plots")
+        return 0
+    if args.name and args.name not in [p.name for p in config.plots]:
+        valid = ", ".join(p.name for p in config.plots)
+        raise InterpretoptError(f"no plot {args.name!r} in {config.path}; plots: {valid}")
+    for path in write_plots(_results(config, out), config, out, names=[args.name] if args.name else None):
+        print(path)
+    return 0
+
+
+@_guard
+def cmd_reproduce(args) -> int:
+    """``reproduce PAPER/TABLE``: run ``configs/<paper>/<table>.yaml``, then print its tables beside the paper's."""
+    config = _load(args)
+    code, out = _run(args, config)
+    _print_tables(config, _results(config, out), out)
+    return code
+
+
+def _count_runs(config) -> str:
+    from interpretopt.experiments.config import expand_params
+
+    grid = sum(len(expand_params(m.params)) for m in config.methods)
+    if config.pairs is not None and not config.pairs.pairs:
+        ps = config.pairs
+        k = len(ps.candidates)
+        n_pairs = {"all": k * (k - 1) // 2, "max_min_accuracy_gap": 2, "top_accuracy_gap": min(ps.n, k * (k - 1) // 2)}
+        n_models = n_pairs[ps.select]
+    else:
+        n_models = len(config.model_sets)
+    return str(len(config.datasets) * n_models * grid * config.repetitions)
+
+
+def cmd_list_configs(args=None) -> int:
+    """``list configs``: every config under ``configs/`` with its method(s) and number of runs."""
+    from interpretopt.experiments.config import configs_root, find_configs, load_config
+
+    root = configs_root()
+    paths = find_configs(root)
+    if not paths:
+        print(f"no configs under {root}")
+        return 0
+    width = max(len(str(p.relative_to(root))) for p in paths)
+    bad = 0
+    for p in paths:
+        rel = str(p.relative_to(root))
+        try:
+            c = load_config(p)
+        except ConfigError as e:
+            bad += 1
+            print(f"{rel:<{width}}  INVALID: {len(e.problems)} problem(s): {e.problems[0]}")
+            continue
+        methods = ",".join(sorted({m.method for m in c.methods}))
+        desc = " ".join(c.description.split())
+        desc = desc if len(desc) <= 90 else desc[:87] + "..."
+        n_full, n_smoke = _count_runs(c), _count_runs(c.with_smoke())
+        print(f"{rel:<{width}}  {methods:<12} runs={n_full:>6} smoke={n_smoke:>4}  {desc}")
+    return 1 if bad else 0
+
+
+@_guard
+def cmd_list(args) -> int:
+    """``list configs``."""
+    if args.what == "configs":
+        return cmd_list_configs(args)
+    print(f"unknown list target {args.what!r}", file=sys.stderr)  # pragma: no cover - argparse choices
+    return 2

@@ -1,0 +1,1020 @@
+"""Experiment configs: YAML validated into typed, frozen objects.
+
+A config describes one experiment (usually one table of a paper). Loading it checks every
+key and type and reports *all* problems at once in a :class:`~interpretopt.exceptions.ConfigError`
+that names the file and the key path (``datasets[1].options``). Lists in ``params`` expand
+to a Cartesian grid.
+
+Schema (every key except ``name``, ``method``/``methods`` and ``datasets`` is optional)::
+
+    name: imd_table1                 # identifier; default output dir is results/<name>
+    description: "IMD vs separate surrogates, Table 1"
+    method: imd                      # task name: brcg | imd | crl | abbr | mtrepan | noop | sleep | cpu | dummy_tree
+    params:                          # lists expand to a grid; a scalar is a one-point axis
+      max_depth: [3, 6]
+      variant: [jst, separate]
+      alpha: 0.01
+      features: [[0, 1, 2]]          # a list *value* is written as a one-element list of lists
+      brcg: {time_limit: 120}        # a mapping is one value (JSON-like, nested)
+    # or, several methods in one experiment (each with its own grid):
+    # methods:
+    #   - {method: imd, params: {max_depth: [3, 6]}}
+    #   - {method: brcg, params: {complexity: 20}}
+    datasets:
+      - breast_cancer                # a bare name
+      - name: coupon                 # or a mapping
+        options: {coupon_type: "Coffee House"}   # passed to load_dataset(name, **options)
+        label: coupon_coffee         # label used in run names and tables (default: name)
+        max_rows: 5000               # optional cap (seeded subsample), also in full runs
+    # models: [RF1, GB]              # black-box models: one run per model ...
+    pairs:                           # ... or model pairs (for differencing), not both
+      candidates: [LR, KN1, DT1, GB, RF1, GNB]   # pairs are formed from these ...
+      # list: [[RF1, GNB], [LR, DT1]]            # ... or given explicitly
+      select: max_min_accuracy_gap   # all | max_min_accuracy_gap | top_accuracy_gap
+      n: 10                          # number of pairs for top_accuracy_gap
+      test_size: 0.3                 # split used to measure test accuracy for select
+    repetitions: 5                   # rep = 0 .. repetitions-1
+    split: {test_size: 0.3, stratify: true}      # default of ctx.split()
+    seed: 0                          # root of every hashed seed
+    solver: highs                    # solver name, or
+    # preset: highs_fast             # a preset from configs/solvers/<preset>.yaml
+    settings: {time_limit: 60, mip_gap: 0.0001, threads: 1, seed: 0, verbose: false, options: {}}
+    record: [fidelity, n_rules]      # metrics to keep (default: everything the task returns)
+    smoke:                           # overrides applied by --smoke
+      repetitions: 1                 # default 1
+      max_rows: 500                  # default 500: datasets are subsampled to this many rows
+      max_grid: 2                    # default 2: every grid axis keeps its first values
+      params: {max_depth: [3]}       # replaces these axes
+      datasets: [breast_cancer]      # replaces the dataset list
+      models: [DT1]                  # replaces models
+      pairs: {list: [[DT1, LR]]}     # replaces pairs
+      settings: {time_limit: 10}     # merged into settings
+    tables:
+      - name: table1
+        caption: "F1 of the diff model"
+        rows: [dataset, pair_tag]    # result columns forming the row label (default [dataset])
+        columns: [variant]           # result columns forming the column label (default
+                                     # [method_variant], the "method[param=value,...]" label)
+        metric: f1
+        aggregate: mean_std          # mean | mean_std | mean_rank
+        higher_is_better: true
+        tests: [wilcoxon, friedman, holm]
+        baseline: jst                # column compared by wilcoxon (default: the first)
+        filter: {max_depth: 6}       # keep rows whose columns equal these values (a list = any of)
+        digits: 3
+        reference:                   # published numbers, printed as "paper" beside ours
+          source: "Haldar et al. (2023), Table 1"
+          values:
+            "breast_cancer / max": {jst: 0.93, separate: 0.91}   # row label: values joined by " / "
+    plots:
+      - name: f1_vs_depth
+        kind: line                   # line | bar | tradeoff
+        x: max_depth
+        y: f1
+        hue: variant                 # one line / bar group / curve per value
+        facet: dataset               # one figure per value (optional)
+        filter: {}
+        pareto: false                # tradeoff: join the Pareto-efficient points
+        logx: false
+        logy: false
+        formats: [png, svg]
+        title: "F1 against depth"
+
+Run names are ``method[param=value,...]@dataset/models/rep`` with the parameters sorted
+by name (``imd[max_depth=6,variant=jst]@adult/RF1-GNB/0``); ``models`` is ``-`` when the
+experiment names no model.
+
+Tables, filters and plots name result columns: every parameter by its own name, every
+metric the task returns, and ``dataset`` (the label), ``models``, ``model1``, ``model2``,
+``pair_tag`` (``max``/``min``/``gap<k>`` from ``select``), ``method``, ``method_variant``
+(``method[param=value,...]``), ``rep``, ``seed``, ``wall_time``, ``cpu_time``, ``solver``,
+``status``, ``objective``, ``bound``, ``gap`` (see :mod:`interpretopt.experiments.results`).
+A row label joins the values of the ``rows`` columns with `` / `` (``adult / max``); a
+column label likewise; numbers print without a trailing ``.0`` (``6``, ``0.5``).
+
+A solver preset file (``configs/solvers/<name>.yaml``) holds ``solver``, ``settings`` and
+an optional ``description``. Explicit ``settings`` in an experiment override the preset's.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import math
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from interpretopt.exceptions import ConfigError
+
+__all__ = [
+    "DatasetSpec",
+    "PairSpec",
+    "MethodSpec",
+    "SplitSpec",
+    "SmokeSpec",
+    "ReferenceSpec",
+    "TableSpec",
+    "PlotSpec",
+    "ExperimentConfig",
+    "load_config",
+    "parse_config",
+    "expand_params",
+    "format_value",
+    "configs_root",
+    "find_configs",
+    "load_preset",
+    "SELECT_RULES",
+    "AGGREGATES",
+    "TESTS",
+    "PLOT_KINDS",
+]
+
+SELECT_RULES = ("all", "max_min_accuracy_gap", "top_accuracy_gap")
+AGGREGATES = ("mean", "mean_std", "mean_rank")
+TESTS = ("wilcoxon", "friedman", "holm", "ttest")
+PLOT_KINDS = ("line", "bar", "tradeoff")
+PLOT_FORMATS = ("png", "svg", "pdf")
+SETTINGS_KEYS = {"time_limit", "mip_gap", "threads", "seed", "verbose", "options"}
+
+Scalar = (str, int, float, bool, type(None))
+
+
+# ----------------------------------------------------------------------------- typed specs
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """One dataset of an experiment: ``load_dataset(name, **options)``, labelled ``label``."""
+
+    name: str
+    options: dict = field(default_factory=dict)
+    label: str = ""
+    max_rows: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", self.name)
+
+
+@dataclass(frozen=True)
+class PairSpec:
+    """Model pairs: explicit ``pairs`` or all pairs of ``candidates`` filtered by ``select``."""
+
+    candidates: tuple[str, ...] = ()
+    pairs: tuple[tuple[str, str], ...] = ()
+    select: str = "all"
+    n: int = 10
+    test_size: float = 0.3
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """A method (task name) and its parameter grid (each axis a tuple of values)."""
+
+    method: str
+    params: dict = field(default_factory=dict)  # name -> tuple of values
+
+
+@dataclass(frozen=True)
+class SplitSpec:
+    """Default train/test split of ``RunContext.split``."""
+
+    test_size: float = 0.3
+    stratify: bool = True
+
+
+@dataclass(frozen=True)
+class SmokeSpec:
+    """Overrides applied by ``--smoke``; ``None`` fields keep the full config's value."""
+
+    repetitions: int = 1
+    max_rows: int | None = 500
+    max_grid: int | None = 2
+    params: dict | None = None
+    datasets: tuple[DatasetSpec, ...] | None = None
+    models: tuple[str, ...] | None = None
+    pairs: PairSpec | None = None
+    settings: dict | None = None
+
+
+@dataclass(frozen=True)
+class ReferenceSpec:
+    """Published numbers of a table: ``values[row label][column label] = number``."""
+
+    source: str = ""
+    values: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """A table: aggregate ``metric`` over repetitions for each (row, column) label."""
+
+    name: str
+    metric: str
+    rows: tuple[str, ...] = ("dataset",)
+    columns: tuple[str, ...] = ("method_variant",)
+    aggregate: str = "mean_std"
+    higher_is_better: bool = True
+    tests: tuple[str, ...] = ()
+    baseline: str | None = None
+    filter: dict = field(default_factory=dict)
+    digits: int = 3
+    caption: str = ""
+    reference: ReferenceSpec | None = None
+
+
+@dataclass(frozen=True)
+class PlotSpec:
+    """A figure made from the results alone."""
+
+    name: str
+    kind: str
+    x: str
+    y: str
+    hue: str | None = None
+    facet: str | None = None
+    filter: dict = field(default_factory=dict)
+    pareto: bool = False
+    logx: bool = False
+    logy: bool = False
+    formats: tuple[str, ...] = ("png", "svg")
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """A validated experiment config. Build it with :func:`load_config` or :func:`parse_config`."""
+
+    name: str
+    methods: tuple[MethodSpec, ...]
+    datasets: tuple[DatasetSpec, ...]
+    models: tuple[str, ...] = ()
+    pairs: PairSpec | None = None
+    repetitions: int = 1
+    split: SplitSpec = field(default_factory=SplitSpec)
+    seed: int = 0
+    solver: str = "highs"
+    preset: str | None = None
+    settings: dict = field(default_factory=dict)
+    record: tuple[str, ...] | None = None
+    smoke: SmokeSpec = field(default_factory=SmokeSpec)
+    tables: tuple[TableSpec, ...] = ()
+    plots: tuple[PlotSpec, ...] = ()
+    description: str = ""
+    path: str = "<string>"
+    is_smoke: bool = False
+
+    # -- derived ------------------------------------------------------------------------
+    @property
+    def model_sets(self) -> tuple[tuple[str, ...], ...]:
+        """Model tuples of the runs known without data: one per model, explicit pairs, or ``((),)``."""
+        if self.pairs is not None:
+            return tuple(self.pairs.pairs)
+        if self.models:
+            return tuple((m,) for m in self.models)
+        return ((),)
+
+    def execution_dict(self) -> dict:
+        """Everything that changes a run's result apart from its name (hashed into ``config_hash``)."""
+        return {
+            "seed": self.seed,
+            "split": [self.split.test_size, self.split.stratify],
+            "solver": self.solver,
+            "settings": _jsonable(self.settings),
+            "smoke": self.is_smoke,
+            "max_rows": self.smoke.max_rows if self.is_smoke else None,
+            "datasets": {d.label: [d.name, _jsonable(d.options), d.max_rows] for d in self.datasets},
+        }
+
+    @property
+    def config_hash(self) -> str:
+        """Short hash of :meth:`execution_dict`; stored with every result row."""
+        blob = json.dumps(self.execution_dict(), sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    def with_smoke(self) -> "ExperimentConfig":
+        """The config with its ``smoke`` overrides applied (one repetition, small data, small grids)."""
+        if self.is_smoke:
+            return self
+        s = self.smoke
+        methods = []
+        for m in self.methods:
+            params = {}
+            for k, vals in m.params.items():
+                if s.params is not None and k in s.params:
+                    params[k] = s.params[k]
+                elif s.max_grid is not None:
+                    params[k] = tuple(vals[: s.max_grid])
+                else:
+                    params[k] = vals
+            methods.append(MethodSpec(m.method, params))
+        settings = dict(self.settings)
+        if s.settings:
+            settings.update(s.settings)
+        datasets = s.datasets if s.datasets is not None else self.datasets
+        if s.max_rows is not None:
+            datasets = tuple(
+                DatasetSpec(d.name, d.options, d.label, min(d.max_rows or s.max_rows, s.max_rows)) for d in datasets
+            )
+        kw = {f.name: getattr(self, f.name) for f in fields(self)}
+        kw.update(
+            methods=tuple(methods),
+            datasets=tuple(datasets),
+            repetitions=s.repetitions,
+            settings=settings,
+            is_smoke=True,
+        )
+        if s.models is not None:
+            kw["models"] = s.models
+        if s.pairs is not None:
+            kw["pairs"] = s.pairs
+        return ExperimentConfig(**kw)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+def format_value(v: Any) -> str:
+    """Compact, deterministic text of a parameter value for run names (``0.1``, ``None``, ``[1,2]``)."""
+    if isinstance(v, bool) or v is None:
+        return str(v)
+    if isinstance(v, float):
+        if math.isfinite(v) and v == int(v) and abs(v) < 1e16:
+            return repr(v)  # 1.0 stays distinct from 1
+        return repr(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ",".join(format_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ",".join(f"{k}:{format_value(x)}" for k, x in sorted(v.items())) + "}"
+    return str(v)
+
+
+def expand_params(params: dict) -> list[dict]:
+    """Cartesian product of the parameter axes, in axis order then value order.
+
+    >>> expand_params({"a": (1, 2), "b": ("x",)})
+    [{'a': 1, 'b': 'x'}, {'a': 2, 'b': 'x'}]
+    """
+    if not params:
+        return [{}]
+    keys = list(params)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*(params[k] for k in keys))]
+
+
+def configs_root(start: str | os.PathLike | None = None) -> Path:
+    """The ``configs/`` directory: the nearest ancestor of ``start`` holding ``solvers/``, else
+    ``./configs`` if it exists, else the one next to the installed package."""
+    if start is not None:
+        p = Path(start).resolve()
+        for d in [p] + list(p.parents):
+            if (d / "solvers").is_dir() and d.name == "configs":
+                return d
+    cwd = Path.cwd() / "configs"
+    if cwd.is_dir():
+        return cwd
+    return Path(__file__).resolve().parents[2] / "configs"
+
+
+def find_configs(root: str | os.PathLike | None = None) -> list[Path]:
+    """Every experiment YAML under ``root`` (default :func:`configs_root`), presets excluded."""
+    root = Path(root) if root is not None else configs_root()
+    out = []
+    for p in sorted(root.rglob("*.yaml")) + sorted(root.rglob("*.yml")):
+        if "solvers" in p.relative_to(root).parts[:1]:
+            continue
+        out.append(p)
+    return out
+
+
+def load_preset(name: str, root: str | os.PathLike | None = None) -> tuple[str, dict]:
+    """Read ``configs/solvers/<name>.yaml`` and return ``(solver, settings)``."""
+    root = Path(root) if root is not None else configs_root()
+    path = root / "solvers" / f"{name}.yaml"
+    if not path.is_file():
+        valid = sorted(p.stem for p in (root / "solvers").glob("*.yaml"))
+        raise ConfigError(str(path), [f"unknown solver preset {name!r}; valid presets: {', '.join(valid) or '(none)'}"])
+    raw = yaml.safe_load(path.read_text()) or {}
+    c = _Checker(str(path))
+    c.keys(raw, "", {"solver", "settings", "description"})
+    solver = c.string(raw.get("solver", "highs"), "solver")
+    settings = c.settings(raw.get("settings", {}) or {}, "settings")
+    c.raise_if_any()
+    return solver, settings
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+class _Checker:
+    """Collects problems with their key path; raises one ConfigError at the end."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.problems: list[str] = []
+
+    def add(self, where: str, msg: str) -> None:
+        self.problems.append(f"{where}: {msg}" if where else msg)
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise ConfigError(self.path, self.problems)
+
+    def keys(self, d: Any, where: str, allowed: set[str], required: tuple[str, ...] = ()) -> bool:
+        if not isinstance(d, dict):
+            self.add(where or "<top level>", f"expected a mapping, got {type(d).__name__} ({d!r})")
+            return False
+        for k in d:
+            if k not in allowed:
+                self.add(_join(where, str(k)), f"unknown key; allowed keys: {', '.join(sorted(allowed))}")
+        for k in required:
+            if k not in d:
+                self.add(_join(where, k), "required key is missing")
+        return True
+
+    def string(self, v: Any, where: str, default: str = "") -> str:
+        if not isinstance(v, str) or not v:
+            self.add(where, f"expected a non-empty string, got {type(v).__name__} ({v!r})")
+            return default
+        return v
+
+    def integer(self, v: Any, where: str, low: int | None = None, default: int = 0, allow_none=False):
+        if v is None and allow_none:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.add(where, f"expected an integer, got {type(v).__name__} ({v!r})")
+            return default
+        if low is not None and v < low:
+            self.add(where, f"expected an integer >= {low}, got {v}")
+            return default
+        return v
+
+    def number(self, v: Any, where: str, low=None, high=None, low_open=False, high_open=False, default=0.0,
+               allow_none=False):
+        if v is None and allow_none:
+            return None
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            self.add(where, f"expected a number, got {type(v).__name__} ({v!r})")
+            return default
+        bad = (low is not None and (v < low or (low_open and v == low))) or (
+            high is not None and (v > high or (high_open and v == high))
+        )
+        if bad:
+            lo = "(" if low_open else "["
+            hi = ")" if high_open else "]"
+            self.add(where, f"expected a number in {lo}{low}, {high}{hi}, got {v}")
+            return default
+        return float(v)
+
+    def boolean(self, v: Any, where: str, default=False) -> bool:
+        if not isinstance(v, bool):
+            self.add(where, f"expected true or false, got {type(v).__name__} ({v!r})")
+            return default
+        return v
+
+    def str_list(self, v: Any, where: str, allow_scalar=True) -> tuple[str, ...]:
+        if isinstance(v, str) and allow_scalar:
+            return (v,)
+        if not isinstance(v, list):
+            self.add(where, f"expected a list of strings, got {type(v).__name__} ({v!r})")
+            return ()
+        out = []
+        for i, x in enumerate(v):
+            if not isinstance(x, str) or not x:
+                self.add(f"{where}[{i}]", f"expected a non-empty string, got {type(x).__name__} ({x!r})")
+            else:
+                out.append(x)
+        return tuple(out)
+
+    def settings(self, v: Any, where: str) -> dict:
+        if not self.keys(v, where, SETTINGS_KEYS):
+            return {}
+        out = {}
+        for k, x in v.items():
+            w = _join(where, k)
+            if k == "time_limit":
+                out[k] = self.number(x, w, low=0, low_open=True, allow_none=True)
+            elif k == "mip_gap":
+                out[k] = self.number(x, w, low=0, allow_none=True)
+            elif k == "threads":
+                out[k] = self.integer(x, w, low=1, allow_none=True)
+            elif k == "seed":
+                out[k] = self.integer(x, w, low=0)
+            elif k == "verbose":
+                out[k] = self.boolean(x, w)
+            elif k == "options":
+                if not isinstance(x, dict):
+                    self.add(w, f"expected a mapping of solver options, got {type(x).__name__} ({x!r})")
+                else:
+                    out[k] = dict(x)
+        return out
+
+    def param_axes(self, v: Any, where: str) -> dict:
+        if v is None:
+            return {}
+        if not isinstance(v, dict):
+            self.add(where, f"expected a mapping of parameter name -> value or list of values, got {type(v).__name__}")
+            return {}
+        out = {}
+        for k, x in v.items():
+            w = _join(where, str(k))
+            if not isinstance(k, str) or not k.isidentifier():
+                self.add(w, "parameter names must be identifiers (letters, digits, _)")
+                continue
+            vals = x if isinstance(x, list) else [x]
+            if not vals:
+                self.add(w, "an empty list gives an empty grid; give at least one value")
+                continue
+            ok = True
+            for i, val in enumerate(vals):
+                if not _is_param_value(val):
+                    self.add(f"{w}[{i}]" if isinstance(x, list) else w,
+                             "expected a number, string, boolean, null, a list of those or a mapping, "
+                             f"got {type(val).__name__} ({val!r})")
+                    ok = False
+            if ok:
+                out[k] = tuple(tuple(val) if isinstance(val, list) else (_freeze(val) if isinstance(val, dict) else val)
+                               for val in vals)
+        return out
+
+    def dataset(self, v: Any, where: str) -> DatasetSpec | None:
+        if isinstance(v, str) and v:
+            return DatasetSpec(v)
+        if not self.keys(v, where, {"name", "options", "label", "max_rows"}, required=("name",)):
+            return None
+        name = self.string(v.get("name"), _join(where, "name")) if "name" in v else ""
+        options = v.get("options", {}) or {}
+        if not isinstance(options, dict):
+            self.add(_join(where, "options"), f"expected a mapping, got {type(options).__name__}")
+            options = {}
+        label = v.get("label", "")
+        if "label" in v:
+            label = self.string(label, _join(where, "label"))
+        elif options:
+            label = name + "(" + ",".join(f"{k}={format_value(x)}" for k, x in sorted(options.items())) + ")"
+        max_rows = self.integer(v.get("max_rows"), _join(where, "max_rows"), low=2, allow_none=True)
+        if not name:
+            return None
+        if "/" in label:
+            self.add(_join(where, "label"), f"dataset labels cannot contain '/', got {label!r}")
+        return DatasetSpec(name, dict(options), label, max_rows)
+
+    def datasets(self, v: Any, where: str) -> tuple[DatasetSpec, ...]:
+        if not isinstance(v, list) or not v:
+            self.add(where, f"expected a non-empty list of datasets, got {v!r}")
+            return ()
+        out = [self.dataset(x, f"{where}[{i}]") for i, x in enumerate(v)]
+        out = [d for d in out if d is not None]
+        seen = set()
+        for d in out:
+            if d.label in seen:
+                self.add(where, f"dataset label {d.label!r} appears twice; give one of them a distinct `label`")
+            seen.add(d.label)
+        return tuple(out)
+
+    def pairs(self, v: Any, where: str) -> PairSpec | None:
+        if not self.keys(v, where, {"candidates", "list", "select", "n", "test_size"}):
+            return None
+        cands = self.str_list(v["candidates"], _join(where, "candidates"), False) if "candidates" in v else ()
+        explicit: list[tuple[str, str]] = []
+        if "list" in v:
+            lst = v["list"]
+            if not isinstance(lst, list):
+                self.add(_join(where, "list"), "expected a list of [model, model] pairs")
+            else:
+                for i, p in enumerate(lst):
+                    if (not isinstance(p, list) or len(p) != 2 or not all(isinstance(m, str) for m in p)):
+                        self.add(f"{_join(where, 'list')}[{i}]", f"expected a pair [model, model], got {p!r}")
+                    else:
+                        explicit.append((p[0], p[1]))
+        if bool(cands) == bool(explicit):
+            self.add(where, "give exactly one of `candidates` (with `select`) or `list`")
+        select = v.get("select", "all")
+        if select not in SELECT_RULES:
+            self.add(_join(where, "select"), f"unknown rule {select!r}; valid rules: {', '.join(SELECT_RULES)}")
+            select = "all"
+        if explicit and select != "all":
+            self.add(_join(where, "select"), "`select` applies to `candidates`, not to an explicit `list`")
+        if cands and len(cands) < 2:
+            self.add(_join(where, "candidates"), "need at least two candidate models to form a pair")
+        n = self.integer(v.get("n", 10), _join(where, "n"), low=1, default=10)
+        ts = self.number(v.get("test_size", 0.3), _join(where, "test_size"), 0, 1, True, True, default=0.3)
+        return PairSpec(tuple(cands), tuple(explicit), select, n, ts)
+
+    def models(self, v: Any, where: str) -> tuple[str, ...]:
+        return self.str_list(v, where)
+
+
+class _FrozenDict(dict):
+    """A read-only dict (parameter values that are mappings), hashable by content."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(json.dumps(self, sort_keys=True, default=str))
+
+    def _ro(self, *a, **k):
+        raise TypeError("parameter mappings are read-only")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _ro  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return (_FrozenDict, (dict(self),))
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, dict):
+        return _FrozenDict({k: _freeze(x) for k, x in v.items()})
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _is_json_like(v: Any) -> bool:
+    if isinstance(v, Scalar):
+        return True
+    if isinstance(v, list):
+        return all(_is_json_like(x) for x in v)
+    if isinstance(v, dict):
+        return all(isinstance(k, str) and _is_json_like(x) for k, x in v.items())
+    return False
+
+
+def _is_param_value(v: Any) -> bool:
+    """A grid value: a scalar, a list of scalars, or a JSON-like mapping."""
+    if isinstance(v, Scalar):
+        return True
+    if isinstance(v, list):
+        return all(isinstance(x, Scalar) for x in v)
+    return isinstance(v, dict) and _is_json_like(v)
+
+
+def _known_models() -> list[str] | None:
+    try:
+        from interpretopt.blackbox import list_models
+    except ImportError:
+        return None
+    try:
+        return [m["name"] if isinstance(m, dict) else str(m) for m in list_models()]
+    except Exception:  # pragma: no cover - zoo under construction
+        return None
+
+
+def _known_datasets() -> list[str] | None:
+    try:
+        from interpretopt.data import list_datasets
+    except ImportError:
+        return None
+    try:
+        return [d["name"] if isinstance(d, dict) else str(d) for d in list_datasets()]
+    except Exception:  # pragma: no cover
+        return None
+
+
+TOP_KEYS = {
+    "name", "description", "method", "params", "methods", "datasets", "models", "pairs", "repetitions",
+    "split", "seed", "solver", "preset", "settings", "record", "smoke", "tables", "plots",
+}
+
+
+def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) -> ExperimentConfig:
+    """Validate a parsed YAML mapping into an :class:`ExperimentConfig`.
+
+    Parameters
+    ----------
+    raw : dict
+        The YAML document.
+    path : str
+        File name used in messages and to find ``configs/solvers`` presets.
+    check_names : bool, default=True
+        Check method, dataset and model names against their registries when those exist.
+
+    Raises
+    ------
+    ConfigError
+        Listing every problem found.
+    """
+    c = _Checker(path)
+    if not c.keys(raw, "", TOP_KEYS, required=("name", "datasets")):
+        c.raise_if_any()
+    name = c.string(raw.get("name"), "name") if "name" in raw else "unnamed"
+    if name and ("/" in name or name.startswith(".")):
+        c.add("name", f"must not contain '/' or start with '.', got {name!r}")
+    description = raw.get("description", "") or ""
+    if not isinstance(description, str):
+        c.add("description", f"expected a string, got {type(description).__name__}")
+        description = ""
+
+    # methods
+    methods: list[MethodSpec] = []
+    if "methods" in raw and ("method" in raw or "params" in raw):
+        c.add("methods", "give either `method` (+ `params`) or `methods`, not both")
+    if "methods" in raw:
+        lst = raw["methods"]
+        if not isinstance(lst, list) or not lst:
+            c.add("methods", "expected a non-empty list of {method, params} mappings")
+        else:
+            for i, m in enumerate(lst):
+                w = f"methods[{i}]"
+                if c.keys(m, w, {"method", "params"}, required=("method",)) and "method" in m:
+                    mname = c.string(m["method"], f"{w}.method")
+                    methods.append(MethodSpec(mname, c.param_axes(m.get("params"), f"{w}.params")))
+    elif "method" in raw:
+        mname = c.string(raw["method"], "method")
+        methods.append(MethodSpec(mname, c.param_axes(raw.get("params"), "params")))
+    else:
+        c.add("method", "required key is missing (or give `methods`)")
+    if check_names:
+        from interpretopt.experiments.tasks import is_task_name, task_names
+
+        valid = task_names()
+        for i, m in enumerate(methods):
+            if m.method and not is_task_name(m.method):
+                c.add("method" if "method" in raw else f"methods[{i}].method",
+                      f"unknown method {m.method!r}; valid methods: {', '.join(valid)}")
+
+    datasets = c.datasets(raw.get("datasets"), "datasets") if "datasets" in raw else ()
+    if check_names and datasets:
+        known = _known_datasets()
+        if known is not None:
+            for i, d in enumerate(datasets):
+                if d.name not in known:
+                    c.add(f"datasets[{i}]", f"unknown dataset {d.name!r}; valid names: {', '.join(sorted(known))}")
+
+    models: tuple[str, ...] = ()
+    pairs = None
+    if "models" in raw and "pairs" in raw:
+        c.add("models", "give either `models` or `pairs`, not both")
+    if "models" in raw:
+        models = c.models(raw["models"], "models")
+    if "pairs" in raw:
+        pairs = c.pairs(raw["pairs"], "pairs")
+
+    def check_model_names(names, where):
+        known = _known_models() if check_names else None
+        if known is None:
+            return
+        for n in names:
+            if n not in known:
+                c.add(where, f"unknown model {n!r}; valid names: {', '.join(sorted(known))}")
+
+    check_model_names(models, "models")
+    if pairs is not None:
+        check_model_names(pairs.candidates + tuple(m for p in pairs.pairs for m in p), "pairs")
+
+    repetitions = c.integer(raw.get("repetitions", 1), "repetitions", low=1, default=1)
+    seed = c.integer(raw.get("seed", 0), "seed", low=0)
+    split = SplitSpec()
+    if "split" in raw:
+        s = raw["split"]
+        if c.keys(s, "split", {"test_size", "stratify"}):
+            split = SplitSpec(
+                c.number(s.get("test_size", 0.3), "split.test_size", 0, 1, True, True, default=0.3),
+                c.boolean(s.get("stratify", True), "split.stratify", True),
+            )
+
+    # solver / preset / settings
+    solver = "highs"
+    preset = None
+    settings: dict = {}
+    if "solver" in raw and "preset" in raw:
+        c.add("preset", "give either `solver` or `preset`, not both")
+    if "preset" in raw:
+        preset = c.string(raw["preset"], "preset")
+        if preset:
+            try:
+                solver, settings = load_preset(preset, configs_root(Path(path).parent if path != "<string>" else None))
+            except ConfigError as e:
+                c.add("preset", "; ".join(e.problems))
+    if "solver" in raw:
+        solver = c.string(raw["solver"], "solver", "highs")
+    if "settings" in raw:
+        settings = {**settings, **c.settings(raw["settings"] or {}, "settings")}
+
+    record = None
+    if "record" in raw:
+        record = c.str_list(raw["record"], "record")
+
+    smoke = SmokeSpec()
+    if "smoke" in raw:
+        smoke = _parse_smoke(c, raw["smoke"] or {}, check_model_names)
+
+    all_params = {k for m in methods for k in m.params}
+    if smoke.params:
+        for k in smoke.params:
+            if k not in all_params:
+                c.add(f"smoke.params.{k}",
+                      f"not a parameter of the experiment; parameters: {', '.join(sorted(all_params))}")
+
+    tables = []
+    if "tables" in raw:
+        t = raw["tables"]
+        if not isinstance(t, list):
+            c.add("tables", "expected a list of table specs")
+        else:
+            for i, x in enumerate(t):
+                spec = _parse_table(c, x, f"tables[{i}]")
+                if spec is not None:
+                    tables.append(spec)
+    plots = []
+    if "plots" in raw:
+        p = raw["plots"]
+        if not isinstance(p, list):
+            c.add("plots", "expected a list of plot specs")
+        else:
+            for i, x in enumerate(p):
+                spec = _parse_plot(c, x, f"plots[{i}]")
+                if spec is not None:
+                    plots.append(spec)
+    for what, specs in (("tables", tables), ("plots", plots)):
+        names = [s.name for s in specs]
+        for n in set(names):
+            if names.count(n) > 1:
+                c.add(what, f"name {n!r} is used twice")
+
+    c.raise_if_any()
+    return ExperimentConfig(
+        name=name, methods=tuple(methods), datasets=tuple(datasets), models=models, pairs=pairs,
+        repetitions=repetitions, split=split, seed=seed, solver=solver, preset=preset, settings=settings,
+        record=record, smoke=smoke, tables=tuple(tables), plots=tuple(plots), description=description, path=path,
+    )
+
+
+def _parse_smoke(c: _Checker, s: Any, check_model_names) -> SmokeSpec:
+    allowed = {"repetitions", "max_rows", "max_grid", "params", "datasets", "models", "pairs", "settings"}
+    if not c.keys(s, "smoke", allowed):
+        return SmokeSpec()
+    kw: dict[str, Any] = {}
+    if "repetitions" in s:
+        kw["repetitions"] = c.integer(s["repetitions"], "smoke.repetitions", low=1, default=1)
+    if "max_rows" in s:
+        kw["max_rows"] = c.integer(s["max_rows"], "smoke.max_rows", low=2, allow_none=True)
+    if "max_grid" in s:
+        kw["max_grid"] = c.integer(s["max_grid"], "smoke.max_grid", low=1, allow_none=True)
+    if "params" in s:
+        kw["params"] = c.param_axes(s["params"], "smoke.params")
+    if "datasets" in s:
+        kw["datasets"] = c.datasets(s["datasets"], "smoke.datasets")
+    if "models" in s:
+        kw["models"] = c.models(s["models"], "smoke.models")
+        check_model_names(kw["models"], "smoke.models")
+    if "pairs" in s:
+        kw["pairs"] = c.pairs(s["pairs"], "smoke.pairs")
+    if "settings" in s:
+        kw["settings"] = c.settings(s["settings"] or {}, "smoke.settings")
+    return SmokeSpec(**kw)
+
+
+def _parse_filter(c: _Checker, v: Any, where: str) -> dict:
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        c.add(where, f"expected a mapping column -> value (or list of values), got {type(v).__name__}")
+        return {}
+    out = {}
+    for k, x in v.items():
+        if not _is_param_value(x):
+            c.add(_join(where, str(k)), f"expected a value or list of values, got {type(x).__name__}")
+        else:
+            out[str(k)] = tuple(x) if isinstance(x, list) else x
+    return out
+
+
+def _label_key(k: Any) -> str:
+    """A YAML key as the table label it refers to (``6.0`` and ``6`` both give ``"6"``)."""
+    if isinstance(k, float) and k.is_integer():
+        return str(int(k))
+    return str(k)
+
+
+def _parse_table(c: _Checker, t: Any, where: str) -> TableSpec | None:
+    allowed = {"name", "caption", "rows", "columns", "metric", "aggregate", "higher_is_better", "tests", "baseline",
+               "filter", "digits", "reference"}
+    if not c.keys(t, where, allowed, required=("name", "metric")):
+        return None
+    name = c.string(t.get("name"), _join(where, "name")) if "name" in t else ""
+    metric = c.string(t.get("metric"), _join(where, "metric")) if "metric" in t else ""
+    rows = c.str_list(t.get("rows", ["dataset"]), _join(where, "rows"))
+    cols = c.str_list(t.get("columns", ["method_variant"]), _join(where, "columns"))
+    agg = t.get("aggregate", "mean_std")
+    if agg not in AGGREGATES:
+        c.add(_join(where, "aggregate"), f"unknown aggregate {agg!r}; valid: {', '.join(AGGREGATES)}")
+    tests = c.str_list(t.get("tests", []), _join(where, "tests"))
+    for x in tests:
+        if x not in TESTS:
+            c.add(_join(where, "tests"), f"unknown test {x!r}; valid: {', '.join(TESTS)}")
+    hib = c.boolean(t.get("higher_is_better", True), _join(where, "higher_is_better"), True)
+    baseline = t.get("baseline")
+    if baseline is not None and not isinstance(baseline, str):
+        c.add(_join(where, "baseline"), f"expected a column label (string), got {baseline!r}")
+        baseline = None
+    digits = c.integer(t.get("digits", 3), _join(where, "digits"), low=0, default=3)
+    caption = t.get("caption", "") or ""
+    if not isinstance(caption, str):
+        c.add(_join(where, "caption"), "expected a string")
+        caption = ""
+    ref = None
+    if "reference" in t:
+        r = t["reference"]
+        w = _join(where, "reference")
+        if c.keys(r, w, {"source", "values"}, required=("values",)):
+            src = r.get("source", "") or ""
+            if not isinstance(src, str):
+                c.add(_join(w, "source"), "expected a string")
+                src = ""
+            vals: dict = {}
+            v = r.get("values")
+            if not isinstance(v, dict):
+                c.add(_join(w, "values"), "expected a mapping row label -> {column label: number}")
+            else:
+                for rk, row in v.items():
+                    if not isinstance(row, dict):
+                        c.add(f"{w}.values.{rk}", "expected a mapping column label -> number")
+                        continue
+                    vals[_label_key(rk)] = {}
+                    for ck, num in row.items():
+                        if num is not None and (isinstance(num, bool) or not isinstance(num, (int, float))):
+                            c.add(f"{w}.values.{rk}.{ck}", f"expected a number, got {num!r}")
+                        else:
+                            vals[_label_key(rk)][_label_key(ck)] = None if num is None else float(num)
+            ref = ReferenceSpec(src, vals)
+    if not name or not metric:
+        return None
+    return TableSpec(name=name, metric=metric, rows=rows, columns=cols, aggregate=agg if agg in AGGREGATES else "mean",
+                     higher_is_better=hib, tests=tests, baseline=baseline,
+                     filter=_parse_filter(c, t.get("filter"), _join(where, "filter")), digits=digits, caption=caption,
+                     reference=ref)
+
+
+def _parse_plot(c: _Checker, p: Any, where: str) -> PlotSpec | None:
+    allowed = {"name", "kind", "x", "y", "hue", "facet", "filter", "pareto", "logx", "logy", "formats", "title"}
+    if not c.keys(p, where, allowed, required=("name", "kind", "x", "y")):
+        return None
+    kw: dict[str, Any] = {}
+    for k in ("name", "x", "y"):
+        if k in p:
+            kw[k] = c.string(p[k], _join(where, k))
+    kind = p.get("kind")
+    if kind not in PLOT_KINDS:
+        c.add(_join(where, "kind"), f"unknown plot kind {kind!r}; valid: {', '.join(PLOT_KINDS)}")
+    kw["kind"] = kind
+    for k in ("hue", "facet", "title"):
+        if k in p and p[k] is not None:
+            kw[k] = c.string(p[k], _join(where, k))
+    for k in ("pareto", "logx", "logy"):
+        if k in p:
+            kw[k] = c.boolean(p[k], _join(where, k))
+    if "formats" in p:
+        fm = c.str_list(p["formats"], _join(where, "formats"))
+        for f in fm:
+            if f not in PLOT_FORMATS:
+                c.add(_join(where, "formats"), f"unknown format {f!r}; valid: {', '.join(PLOT_FORMATS)}")
+        kw["formats"] = fm
+    kw["filter"] = _parse_filter(c, p.get("filter"), _join(where, "filter"))
+    if not all(kw.get(k) for k in ("name", "x", "y")) or kind not in PLOT_KINDS:
+        return None
+    return PlotSpec(**kw)
+
+
+def load_config(path: str | os.PathLike, *, smoke: bool = False, check_names: bool = True) -> ExperimentConfig:
+    """Read and validate a YAML experiment config.
+
+    Parameters
+    ----------
+    path : path-like
+        The YAML file.
+    smoke : bool, default=False
+        Apply the config's ``smoke`` overrides (see :meth:`ExperimentConfig.with_smoke`).
+    check_names : bool, default=True
+        Check method, dataset and model names against their registries.
+
+    Raises
+    ------
+    ConfigError
+        The file is missing, is not YAML, or does not validate (every problem listed).
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(str(p), [f"no such file; configs available under {configs_root()}: "
+                                   "run `interpretopt list configs`"])
+    try:
+        raw = yaml.safe_load(p.read_text())
+    except yaml.YAMLError as e:
+        raise ConfigError(str(p), [f"not valid YAML: {e}"]) from None
+    cfg = parse_config(copy.deepcopy(raw) if raw is not None else {}, str(p), check_names=check_names)
+    return cfg.with_smoke() if smoke else cfg

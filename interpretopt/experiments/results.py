@@ -1,0 +1,224 @@
+"""Results store: one long-format row per run, in the experiment's output directory.
+
+Layout of an output directory::
+
+    <out>/runs/<run key>.json          one row per finished run, written atomically
+    <out>/artifacts/<run key>/<name>   texts a task returned under ``artifacts``
+    <out>/blackbox/<hash>.joblib       fitted black boxes shared by runs and methods
+    <out>/pairs/<dataset>-<hash>.json  test accuracies used by ``pairs.select``
+    <out>/results.parquet              every row, consolidated (read with pandas)
+    <out>/experiment.json              name, config path and hash, for the record
+
+Why per-run JSON files consolidated into Parquet (and not SQLite): every run writes its own
+file with ``os.replace``, so parallel workers, Dask workers and an interrupted process never
+contend for a lock nor leave a half-written table, and "is this run done?" is one ``stat``.
+Different methods report different metrics, so the column set is open-ended; Parquet takes
+a new column set at every consolidation without schema migrations, keeps dtypes through a
+pandas round trip, and is one portable file (``pandas.read_parquet``).
+
+``config_hash`` hashes what changes a run's result apart from its name (root seed, split,
+solver and settings, smoke mode and row caps, dataset options): editing those makes every
+run new, while growing a grid or adding repetitions keeps the finished runs. Rows of an
+older hash stay in the directory; ``read_results(out, config_hash=cfg.config_hash)`` (used by
+``interpretopt table``) keeps the current ones.
+
+Columns of a row (``RESERVED_COLUMNS``): ``config_name, config_hash, run_key, run_name,
+method, method_variant, dataset, dataset_name, models, model1, model2, pair_tag, rep, seed,
+params, smoke, solver, status, objective, bound, gap, run_status, error, traceback,
+warnings, wall_time, cpu_time, started_at, finished_at, host`` and ``version_<package>`` for
+interpretopt, numpy, scikit-learn, pandas, pyomo, highspy and ortools; then one column per
+parameter and one per metric. ``status`` is the solver status the task reports;
+``run_status`` is ``ok`` or ``failed`` (with ``error`` and ``traceback``); ``warnings``
+holds the distinct warnings the run raised (up to five). A metric whose name clashes with a
+reserved column or a parameter is stored as ``metric_<name>``; a parameter that clashes
+with a reserved column as ``param_<name>``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "RESERVED_COLUMNS",
+    "VERSION_PACKAGES",
+    "ResultStore",
+    "read_results",
+    "package_versions",
+    "atomic_write_text",
+]
+
+VERSION_PACKAGES = ("interpretopt", "numpy", "scikit-learn", "pandas", "pyomo", "highspy", "ortools")
+
+RESERVED_COLUMNS = (
+    "config_name", "config_hash", "run_key", "run_name", "method", "method_variant", "dataset", "dataset_name",
+    "models", "model1", "model2", "pair_tag", "rep", "seed", "params", "smoke",
+    "solver", "status", "objective", "bound", "gap",
+    "run_status", "error", "traceback", "warnings", "wall_time", "cpu_time", "started_at", "finished_at", "host",
+) + tuple(f"version_{p.replace('-', '_')}" for p in VERSION_PACKAGES)
+
+
+@lru_cache(maxsize=1)
+def package_versions() -> dict[str, str | None]:
+    """``version_<package>`` -> installed version (None when absent); cached per process."""
+    from importlib import metadata
+
+    out = {}
+    for p in VERSION_PACKAGES:
+        try:
+            out[f"version_{p.replace('-', '_')}"] = metadata.version(p)
+        except metadata.PackageNotFoundError:
+            out[f"version_{p.replace('-', '_')}"] = None
+    return out
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and ``os.replace`` (all or nothing)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _clean(v: Any) -> Any:
+    """JSON-safe value: numpy scalars to Python, NaN/inf to None, tuples to lists."""
+    if isinstance(v, (np.generic,)):
+        v = v.item()
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, (list, tuple)):
+        return [_clean(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _clean(x) for k, x in v.items()}
+    if isinstance(v, np.ndarray):
+        return [_clean(x) for x in v.tolist()]
+    return v
+
+
+class ResultStore:
+    """The rows and artifacts of one output directory.
+
+    Parameters
+    ----------
+    out_dir : path-like
+        Created on first write.
+    """
+
+    def __init__(self, out_dir: str | os.PathLike) -> None:
+        self.out_dir = Path(out_dir)
+        self.runs_dir = self.out_dir / "runs"
+
+    # -- writing -------------------------------------------------------------------------
+    def write(self, row: dict, artifacts: dict | None = None) -> Path:
+        """Store one run: artifacts first, then the row file (its presence marks the run done)."""
+        key = row["run_key"]
+        for name, text in (artifacts or {}).items():
+            safe = str(name).replace("/", "_").replace("\\", "_") or "artifact"
+            atomic_write_text(self.out_dir / "artifacts" / key / safe, str(text))
+        path = self.runs_dir / f"{key}.json"
+        atomic_write_text(path, json.dumps(_clean(row), sort_keys=True))
+        return path
+
+    # -- reading -------------------------------------------------------------------------
+    def status_of(self, key: str) -> str | None:
+        """``"ok"``, ``"failed"`` or None (never run)."""
+        path = self.runs_dir / f"{key}.json"
+        if not path.is_file():
+            return None
+        try:
+            return json.loads(path.read_text()).get("run_status")
+        except (OSError, ValueError):
+            return None  # unreadable: run again
+
+    def statuses(self) -> dict[str, str]:
+        """run key -> run status of every stored row."""
+        out = {}
+        if not self.runs_dir.is_dir():
+            return out
+        for p in self.runs_dir.glob("*.json"):
+            try:
+                out[p.stem] = json.loads(p.read_text()).get("run_status")
+            except (OSError, ValueError):
+                continue
+        return out
+
+    def rows(self) -> list[dict]:
+        out = []
+        if not self.runs_dir.is_dir():
+            return out
+        for p in sorted(self.runs_dir.glob("*.json")):
+            try:
+                out.append(json.loads(p.read_text()))
+            except (OSError, ValueError):
+                continue
+        return out
+
+    def load(self, *, config_hash: str | None = None, ok_only: bool = False) -> pd.DataFrame:
+        """All stored rows as a DataFrame (one row per run), optionally of one config hash."""
+        df = _frame(self.rows())
+        if config_hash is not None and len(df):
+            df = df[df["config_hash"] == config_hash]
+        if ok_only and len(df):
+            df = df[df["run_status"] == "ok"]
+        return df.reset_index(drop=True)
+
+    def consolidate(self) -> Path:
+        """Write every row to ``results.parquet`` (atomically) and return its path."""
+        df = self.load()
+        path = self.out_dir / "results.parquet"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        _to_parquet(df, tmp)
+        os.replace(tmp, path)
+        return path
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    if not rows:
+        return pd.DataFrame(columns=list(RESERVED_COLUMNS))
+    df = pd.DataFrame.from_records(rows)
+    front = [c for c in RESERVED_COLUMNS if c in df.columns]
+    rest = sorted(c for c in df.columns if c not in RESERVED_COLUMNS)
+    df = df[front + rest]
+    if "rep" in df:
+        df = df.sort_values(["run_name"], kind="mergesort")
+    return df.reset_index(drop=True)
+
+
+def _to_parquet(df: pd.DataFrame, path: Path) -> None:
+    out = df.copy()
+    for c in out.columns:
+        if out[c].dtype == object:
+            vals = out[c].dropna()
+            types = {type(v) for v in vals}
+            if len(types) > 1 or (types and next(iter(types)) in (list, dict)):
+                # mixed or nested values (e.g. a parameter that is a string in one method and
+                # a number in another): store their JSON text so the column has one type
+                out[c] = out[c].map(lambda v: None if v is None or (isinstance(v, float) and math.isnan(v))
+                                    else (v if isinstance(v, str) else json.dumps(v)))
+    out.to_parquet(path, index=False)
+
+
+def read_results(out_dir: str | os.PathLike, *, config_hash: str | None = None, ok_only: bool = False) -> pd.DataFrame:
+    """Results of an output directory as a DataFrame.
+
+    Reads the per-run row files (the source of truth); ``results.parquet`` holds the same
+    rows for other tools.
+    """
+    return ResultStore(out_dir).load(config_hash=config_hash, ok_only=ok_only)

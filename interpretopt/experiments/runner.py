@@ -1,0 +1,759 @@
+"""Runner: expand a config into named runs, execute them (resumably, in parallel), store rows.
+
+* Each run has a deterministic name ``method[param=value,...]@dataset/models/rep`` (params
+  sorted by name; ``models`` is ``M1-M2`` for a pair, ``-`` for none). Its *run key*, the
+  name hashed with the config hash, names its row file: a run whose row exists with
+  ``run_status == "ok"`` is not run again (resume); failed runs are retried; ``force``
+  reruns everything.
+* Seeds are hashed, never drawn in sequence: a run's seed is a hash of (config seed,
+  dataset, method, params, rep); ``ctx.split(key=...)`` hashes (config seed, dataset, rep,
+  key), so every method sees the same splits; black boxes are seeded by (config seed,
+  dataset, model, train rows). Results therefore do not depend on run order or parallelism.
+* Black boxes are fitted once per (dataset, model, train rows, labels): cached in memory per
+  process and on disk (joblib) under ``<out>/blackbox/``, shared by runs and methods.
+* Execution: in-process for ``n_jobs=1``; joblib (loky processes) for ``n_jobs > 1``;
+  ``scheduler="tcp://host:8786"`` (or a ``distributed.Client``) sends the same runs to a Dask
+  cluster through dask.distributed's joblib backend. Workers return rows; the main process
+  writes them atomically as they arrive, so an interruption loses only the runs in flight.
+  With a remote cluster the data directory must be readable by the workers.
+* A run that raises is stored with ``run_status="failed"``, its error and traceback; the
+  other runs go on. A dataset whose file is absent fails that dataset's runs with the
+  data layer's message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import os
+import socket
+import sys
+import threading
+import time
+import traceback as _tb
+import warnings
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from interpretopt.experiments.config import (
+    DatasetSpec,
+    ExperimentConfig,
+    PairSpec,
+    SplitSpec,
+    expand_params,
+    format_value,
+)
+from interpretopt.experiments.results import RESERVED_COLUMNS, ResultStore, atomic_write_text, package_versions
+
+__all__ = [
+    "RunSpec",
+    "RunEnv",
+    "RunContext",
+    "RunReport",
+    "hash_seed",
+    "run_seed",
+    "run_name",
+    "plan_runs",
+    "execute_run",
+    "run_experiment",
+    "default_out_dir",
+    "select_pairs",
+]
+
+SPECIAL_KEYS = ("solver", "status", "objective", "bound", "gap")
+
+
+# ----------------------------------------------------------------------------- hashing
+
+
+def _canon(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, default=str, separators=(",", ":"))
+
+
+def hash_seed(*parts: Any, bits: int = 32) -> int:
+    """A seed in ``[0, 2**bits)`` from the SHA-256 of the parts' canonical JSON.
+
+    >>> hash_seed("adult", "imd", 0) == hash_seed("adult", "imd", 0)
+    True
+    """
+    digest = hashlib.sha256(_canon([_jsonable(p) for p in parts]).encode()).digest()
+    return int.from_bytes(digest[:8], "little") % (2**bits)
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in sorted(v.items())}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def run_seed(config_seed: int, dataset: str, method: str, params: dict, rep: int) -> int:
+    """Seed of a run: hash of (config seed, dataset label, method, params, rep)."""
+    return hash_seed("run", config_seed, dataset, method, params, rep)
+
+
+def variant_name(method: str, params: dict) -> str:
+    """``method[param=value,...]`` with the parameters sorted by name (``method`` alone if none)."""
+    if not params:
+        return method
+    return method + "[" + ",".join(f"{k}={format_value(params[k])}" for k in sorted(params)) + "]"
+
+
+def run_name(method: str, params: dict, dataset: str, models: tuple[str, ...], rep: int) -> str:
+    """``method[param=value,...]@dataset/models/rep``."""
+    return f"{variant_name(method, params)}@{dataset}/{'-'.join(models) or '-'}/{rep}"
+
+
+# ----------------------------------------------------------------------------- specs
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One run of the grid (picklable, small)."""
+
+    name: str
+    key: str
+    method: str
+    params: dict
+    dataset: DatasetSpec
+    models: tuple[str, ...]
+    rep: int
+    seed: int
+    pair_tag: str = ""
+    error: str | None = None  # set when planning already failed (e.g. pair selection on a missing file)
+
+    @property
+    def variant(self) -> str:
+        return variant_name(self.method, self.params)
+
+
+@dataclass(frozen=True)
+class RunEnv:
+    """What every run of one experiment shares (picklable)."""
+
+    config_name: str
+    config_hash: str
+    config_seed: int
+    solver: str
+    settings: dict
+    split: SplitSpec
+    smoke: bool
+    out_dir: str | None
+    data_dir: str | None = None
+    record: tuple[str, ...] | None = None
+
+    @classmethod
+    def from_config(cls, config: ExperimentConfig, out_dir=None, data_dir=None) -> "RunEnv":
+        return cls(config.name, config.config_hash, config.seed, config.solver, dict(config.settings), config.split,
+                   config.is_smoke, None if out_dir is None else str(out_dir),
+                   None if data_dir is None else str(data_dir), config.record)
+
+
+# ----------------------------------------------------------------------------- caches (per process)
+
+_DATASETS: "OrderedDict[tuple, Any]" = OrderedDict()
+_BLACKBOXES: "OrderedDict[str, Any]" = OrderedDict()
+_MAX_DATASETS = 8
+_MAX_BLACKBOXES = 64
+_LOCK = threading.Lock()
+
+
+def _forget_failed_loads() -> None:
+    """Drop remembered dataset failures (a file may have been added since)."""
+    with _LOCK:
+        for k in [k for k, v in _DATASETS.items() if isinstance(v, BaseException)]:
+            del _DATASETS[k]
+
+
+def clear_caches() -> None:
+    """Forget the datasets and black boxes cached in this process."""
+    with _LOCK:
+        _DATASETS.clear()
+        _BLACKBOXES.clear()
+
+
+class _Loaded:
+    """A loaded dataset with its numeric view and a content fingerprint."""
+
+    def __init__(self, dataset: Any) -> None:
+        self.dataset = dataset
+        self.X = np.ascontiguousarray(dataset.numeric(), dtype=float)
+        self.y = np.asarray(dataset.y)
+        h = hashlib.sha1(self.X.tobytes())
+        h.update(np.ascontiguousarray(self.y).tobytes())
+        h.update(str(self.X.shape).encode())
+        self.fingerprint = h.hexdigest()[:16]
+
+
+def _load(spec: DatasetSpec, data_dir: str | None, config_seed: int) -> _Loaded:
+    key = (spec.name, _canon(spec.options), spec.max_rows, data_dir, config_seed)
+    with _LOCK:
+        hit = _DATASETS.get(key)
+        if hit is not None:
+            _DATASETS.move_to_end(key)
+    if isinstance(hit, BaseException):
+        raise hit
+    if hit is not None:
+        return hit
+    try:
+        from interpretopt.data import load_dataset
+
+        ds = load_dataset(spec.name, data_dir=data_dir, **spec.options)
+        if spec.max_rows is not None and ds.n_samples > spec.max_rows:
+            rs = hash_seed("subsample", config_seed, spec.label, spec.max_rows)
+            try:
+                ds = ds.subsample(spec.max_rows, random_state=rs, stratify=_is_discrete(ds.y))
+            except Exception:
+                ds = ds.subsample(spec.max_rows, random_state=rs)
+        loaded: Any = _Loaded(ds)
+    except Exception as e:  # remembered so that every run of a missing dataset fails fast
+        loaded = e
+    with _LOCK:
+        _DATASETS[key] = loaded
+        while len(_DATASETS) > _MAX_DATASETS:
+            _DATASETS.popitem(last=False)
+    if isinstance(loaded, BaseException):
+        raise loaded
+    return loaded
+
+
+def _is_discrete(y: np.ndarray) -> bool:
+    y = np.asarray(y)
+    if y.dtype.kind in "biuOUS":
+        return True
+    if y.dtype.kind == "f":
+        return bool(np.all(np.mod(y, 1) == 0)) and np.unique(y).size <= max(2, y.size // 2)
+    return False
+
+
+def _fit_model(name: str, X: np.ndarray, y: np.ndarray, random_state: int):
+    from interpretopt.blackbox import make_model
+
+    return make_model(name, random_state=random_state).fit(X, y)
+
+
+# ----------------------------------------------------------------------------- RunContext
+
+
+class RunContext:
+    """What a task receives: the run's point of the grid, its data, seeds and shared caches.
+
+    Attributes
+    ----------
+    run_name, method : str
+    params : dict
+        This run's parameter values.
+    dataset : interpretopt.data.Dataset
+        Loaded (and, under ``--smoke`` or ``max_rows``, subsampled).
+    models : tuple of str
+        Black-box names (two for a model pair, none when the config names none).
+    rep, seed : int
+        Repetition index and the run's hashed seed.
+    rng : numpy.random.Generator
+        Seeded with ``seed``.
+    solver : str
+    settings : interpretopt.solvers.SolveSettings
+        Built on first access from the config's settings.
+    smoke : bool
+    X, y : numpy.ndarray
+        ``dataset.numeric()`` and ``dataset.y``.
+    pair_tag : str
+        ``max``/``min``/``gap<k>`` when the pair came from ``pairs.select``, else ``""``.
+    """
+
+    def __init__(self, spec: RunSpec, env: RunEnv, loaded: _Loaded) -> None:
+        self.run_name = spec.name
+        self.method = spec.method
+        self.params = dict(spec.params)
+        self.models = tuple(spec.models)
+        self.rep = spec.rep
+        self.seed = spec.seed
+        self.rng = np.random.default_rng(spec.seed)
+        self.solver = env.solver
+        self.smoke = env.smoke
+        self.pair_tag = spec.pair_tag
+        self.dataset = loaded.dataset
+        self.dataset_label = spec.dataset.label
+        self.X = loaded.X
+        self.y = loaded.y
+        self._fingerprint = loaded.fingerprint
+        self._env = env
+        self._settings = None
+        self._splits: dict = {}
+
+    @property
+    def settings(self):
+        if self._settings is None:
+            from interpretopt.solvers import SolveSettings
+
+            self._settings = SolveSettings(**self._env.settings)
+        return self._settings
+
+    @property
+    def n_samples(self) -> int:
+        return int(self.X.shape[0])
+
+    def _stratify(self):
+        return self.y if (self._env.split.stratify and _is_discrete(self.y)) else None
+
+    def split(self, test_size: float | None = None, key: str = "default", rep: int | None = None):
+        """Train/test row indices, the same for every method of the experiment.
+
+        Deterministic per (config seed, dataset, ``rep`` (default: this run's), ``key``,
+        ``test_size`` (default: the config's ``split.test_size``)); stratified by ``y``
+        when the config says so and ``y`` is discrete.
+        """
+        from interpretopt.data import train_test_indices
+
+        ts = self._env.split.test_size if test_size is None else test_size
+        r = self.rep if rep is None else rep
+        k = ("split", ts, key, r)
+        if k not in self._splits:
+            seed = hash_seed("split", self._env.config_seed, self.dataset_label, r, key, ts)
+            self._splits[k] = train_test_indices(self.n_samples, ts, random_state=seed, stratify=self._stratify())
+        return self._splits[k]
+
+    def kfold(self, k: int = 5, key: str = "default", rep: int | None = None):
+        """``k`` folds ``[(train, test), ...]`` deterministic per (config seed, dataset, rep, key, k)."""
+        from interpretopt.data import kfold_indices
+
+        r = self.rep if rep is None else rep
+        kk = ("kfold", k, key, r)
+        if kk not in self._splits:
+            seed = hash_seed("kfold", self._env.config_seed, self.dataset_label, r, key, k)
+            self._splits[kk] = kfold_indices(self.n_samples, k, random_state=seed, stratify=self._stratify())
+        return self._splits[kk]
+
+    def black_box(self, name: str, train_idx=None, y=None):
+        """The black box ``name`` fitted on rows ``train_idx`` (default: all rows).
+
+        ``y`` (labels of the training rows, or of every row) replaces ``self.y``. Cached per
+        (dataset content, model, train rows, labels) in memory and under ``<out>/blackbox/``;
+        seeded by hashing (config seed, dataset, model, train rows).
+        """
+        idx = np.arange(self.n_samples) if train_idx is None else np.asarray(train_idx)
+        if idx.dtype == bool:
+            idx = np.flatnonzero(idx)
+        if y is None:
+            labels = self.y[idx]
+        else:
+            yy = np.asarray(y)
+            labels = yy[idx] if (yy.shape[0] == self.n_samples and idx.shape[0] != self.n_samples) else yy
+        h = hashlib.sha1(np.ascontiguousarray(idx, dtype=np.int64).tobytes())
+        rows_hash = h.hexdigest()[:16]
+        h.update(np.ascontiguousarray(labels).tobytes())
+        h.update(str(labels.dtype).encode())
+        key = hashlib.sha1(_canon([self._fingerprint, name, rows_hash, h.hexdigest(), self._env.config_seed])
+                           .encode()).hexdigest()[:20]
+        with _LOCK:
+            model = _BLACKBOXES.get(key)
+            if model is not None:
+                _BLACKBOXES.move_to_end(key)
+                return model
+        path = Path(self._env.out_dir) / "blackbox" / f"{name}-{key}.joblib" if self._env.out_dir else None
+        model = None
+        if path is not None and path.is_file():
+            import joblib
+
+            try:
+                model = joblib.load(path)
+            except Exception:
+                model = None
+        if model is None:
+            rs = hash_seed("blackbox", self._env.config_seed, self.dataset_label, name, rows_hash)
+            model = _fit_model(name, self.X[idx], labels, rs)
+            if path is not None:
+                _dump_atomic(model, path)
+        with _LOCK:
+            _BLACKBOXES[key] = model
+            while len(_BLACKBOXES) > _MAX_BLACKBOXES:
+                _BLACKBOXES.popitem(last=False)
+        return model
+
+
+def _dump_atomic(obj: Any, path: Path) -> None:
+    import joblib
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        joblib.dump(obj, tmp)
+        os.replace(tmp, path)
+    except OSError:  # a worker that cannot write the output directory keeps the model in memory only
+        pass
+
+
+# ----------------------------------------------------------------------------- planning
+
+
+def default_out_dir(config: ExperimentConfig) -> Path:
+    """``results/<name>`` (``results/<name>-smoke`` under ``--smoke``) in the working directory."""
+    return Path("results") / (config.name + ("-smoke" if config.is_smoke else ""))
+
+
+def _planning_context(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv) -> RunContext:
+    loaded = _load(ds, env.data_dir, env.config_seed)
+    spec = RunSpec("pair-selection", "", "pair-selection", {}, ds, (), 0, 0)
+    return RunContext(spec, env, loaded)
+
+
+def select_pairs(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv) -> list[tuple[tuple[str, str], str]]:
+    """Model pairs of one dataset with their tag, by the config's ``pairs.select`` rule.
+
+    ``max_min_accuracy_gap`` fits every candidate on a 70/30 split (key ``"pair_selection"``,
+    rep 0), measures test accuracy, and returns the pairs with the largest (tag ``max``) and
+    smallest (tag ``min``) absolute gap; ``top_accuracy_gap`` the ``n`` largest gaps (tags
+    ``gap1..gapn``). Each pair lists the more accurate model first. Accuracies are cached in
+    ``<out>/pairs/``.
+    """
+    ps: PairSpec = config.pairs
+    if ps.pairs:
+        return [(tuple(p), "") for p in ps.pairs]
+    cands = list(ps.candidates)
+    combos = list(itertools.combinations(cands, 2))
+    if ps.select == "all":
+        return [(p, "") for p in combos]
+    cache = None
+    if env.out_dir:
+        tag = hash_seed("pairs", env.config_hash, ds.label, cands, ps.test_size, bits=48)
+        cache = Path(env.out_dir) / "pairs" / f"{ds.label}-{tag:012x}.json"
+    acc = None
+    if cache is not None and cache.is_file():
+        try:
+            acc = json.loads(cache.read_text())["accuracy"]
+        except (OSError, ValueError, KeyError):
+            acc = None
+    if acc is None:
+        ctx = _planning_context(config, ds, env)
+        train, test = ctx.split(test_size=ps.test_size, key="pair_selection", rep=0)
+        acc = {}
+        for m in cands:
+            model = ctx.black_box(m, train)
+            acc[m] = float(np.mean(np.asarray(model.predict(ctx.X[test])) == ctx.y[test]))
+        if cache is not None:
+            atomic_write_text(cache, json.dumps({"dataset": ds.label, "accuracy": acc}, indent=1))
+
+    def ordered(p):
+        a, b = p
+        return (a, b) if acc[a] >= acc[b] else (b, a)
+
+    gaps = [(abs(acc[a] - acc[b]), i, ordered((a, b))) for i, (a, b) in enumerate(combos)]
+    by_gap = sorted(gaps, key=lambda t: (-t[0], t[1]))
+    if ps.select == "top_accuracy_gap":
+        return [(p, f"gap{k + 1}") for k, (_, _, p) in enumerate(by_gap[: ps.n])]
+    hi = by_gap[0][2]
+    lo = sorted(gaps, key=lambda t: (t[0], t[1]))[0][2]
+    if hi == lo:
+        return [(hi, "max+min")]
+    return [(hi, "max"), (lo, "min")]
+
+
+def _select_safe(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv):
+    try:
+        return select_pairs(config, ds, env), None
+    except Exception as e:
+        return None, f"{type(e).__name__}: {e}"
+
+
+def plan_runs(config: ExperimentConfig, *, out_dir=None, data_dir=None, n_jobs: int = 1) -> list[RunSpec]:
+    """Every run of the config, in a deterministic order (dataset, models, method, params, rep).
+
+    Pair selection (``pairs.select``) needs the data and fits the candidate models (over the
+    datasets in parallel when ``n_jobs > 1``); when it fails (e.g. the dataset file is absent)
+    the dataset's runs are planned with the error and recorded as failed when executed.
+    """
+    env = RunEnv.from_config(config, out_dir, data_dir)
+    runs: list[RunSpec] = []
+    selected: dict[str, tuple] = {}
+    if config.pairs is not None and not config.pairs.pairs and config.pairs.select != "all":
+        if n_jobs != 1 and len(config.datasets) > 1:
+            import joblib
+
+            res = joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(_select_safe)(config, ds, env)
+                                                for ds in config.datasets)
+        else:
+            res = [_select_safe(config, ds, env) for ds in config.datasets]
+        selected = {ds.label: r for ds, r in zip(config.datasets, res)}
+    for ds in config.datasets:
+        error = None
+        if config.pairs is not None:
+            model_sets, error = selected[ds.label] if ds.label in selected else _select_safe(config, ds, env)
+            if error is not None:
+                model_sets = [((config.pairs.select,), "")]
+        elif config.models:
+            model_sets = [((m,), "") for m in config.models]
+        else:
+            model_sets = [((), "")]
+        for models, tag in model_sets:
+            for m in config.methods:
+                for params in expand_params(m.params):
+                    for rep in range(config.repetitions):
+                        name = run_name(m.method, params, ds.label, tuple(models), rep)
+                        key = hashlib.sha1(f"{config.config_hash}|{name}".encode()).hexdigest()[:20]
+                        seed = run_seed(config.seed, ds.label, m.method, params, rep)
+                        runs.append(RunSpec(name, key, m.method, params, ds, tuple(models), rep, seed, tag, error))
+    names = [r.name for r in runs]
+    if len(set(names)) != len(names):  # pragma: no cover - guarded by config validation
+        dup = sorted({n for n in names if names.count(n) > 1})[:3]
+        raise ValueError(f"duplicate run names {dup}; give datasets distinct labels")
+    return runs
+
+
+# ----------------------------------------------------------------------------- execution
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _base_row(spec: RunSpec, env: RunEnv) -> dict:
+    row = {
+        "config_name": env.config_name,
+        "config_hash": env.config_hash,
+        "run_key": spec.key,
+        "run_name": spec.name,
+        "method": spec.method,
+        "method_variant": spec.variant,
+        "dataset": spec.dataset.label,
+        "dataset_name": spec.dataset.name,
+        "models": "-".join(spec.models) or None,
+        "model1": spec.models[0] if len(spec.models) > 0 else None,
+        "model2": spec.models[1] if len(spec.models) > 1 else None,
+        "pair_tag": spec.pair_tag or None,
+        "rep": spec.rep,
+        "seed": spec.seed,
+        "params": _canon(spec.params),
+        "smoke": env.smoke,
+        "solver": None,
+        "status": None,
+        "objective": None,
+        "bound": None,
+        "gap": None,
+        "error": None,
+        "traceback": None,
+        "warnings": None,
+        "host": socket.gethostname(),
+    }
+    for k, v in spec.params.items():
+        col = k if k not in RESERVED_COLUMNS else f"param_{k}"
+        row[col] = _canon(v) if isinstance(v, (list, tuple, dict)) else v
+    row.update(package_versions())
+    return row
+
+
+def execute_run(spec: RunSpec, env: RunEnv) -> tuple[dict, dict]:
+    """Run one task and return ``(row, artifacts)``; never raises for a task's failure."""
+    from interpretopt.experiments.tasks import get_task
+
+    row = _base_row(spec, env)
+    artifacts: dict = {}
+    row["started_at"] = _now()
+    t0, c0 = time.perf_counter(), time.process_time()
+    try:
+        if spec.error is not None:
+            raise RuntimeError(spec.error)
+        task = get_task(spec.method)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("default")  # once per location and run
+            loaded = _load(spec.dataset, env.data_dir, env.config_seed)
+            ctx = RunContext(spec, env, loaded)
+            out = task(ctx)
+        if caught:
+            seen = list(dict.fromkeys(f"{w.category.__name__}: {str(w.message).splitlines()[0]}" for w in caught))
+            row["warnings"] = " | ".join(seen[:5]) + (f" | ... ({len(seen) - 5} more)" if len(seen) > 5 else "")
+        if not isinstance(out, dict):
+            raise TypeError(f"task {spec.method!r} returned {type(out).__name__}; expected a dict of metrics")
+        out = dict(out)
+        artifacts = dict(out.pop("artifacts", None) or {})
+        for k in SPECIAL_KEYS:
+            if k in out:
+                v = out.pop(k)
+                row[k] = v.value if hasattr(v, "value") and not isinstance(v, (int, float, str)) else v
+        if env.record is not None:
+            out = {k: v for k, v in out.items() if k in env.record}
+        for k, v in out.items():
+            col = k if (k not in row and k not in RESERVED_COLUMNS) else f"metric_{k}"
+            row[col] = _metric_value(v)
+        row["run_status"] = "ok"
+    except Exception as e:  # the run fails, the experiment goes on
+        row["run_status"] = "failed"
+        row["error"] = f"{type(e).__name__}: {e}" if spec.error is None else spec.error
+        row["traceback"] = _tb.format_exc()
+    row["wall_time"] = time.perf_counter() - t0
+    row["cpu_time"] = time.process_time() - c0
+    row["finished_at"] = _now()
+    if row["solver"] is None and row["run_status"] == "ok" and row["status"] is not None:
+        row["solver"] = env.solver
+    return row, artifacts
+
+
+def _metric_value(v: Any) -> Any:
+    if isinstance(v, np.generic):
+        return v.item()
+    if hasattr(v, "value") and isinstance(getattr(v, "value"), str):  # enums such as SolveStatus
+        return v.value
+    if isinstance(v, (list, tuple, dict, np.ndarray)):
+        return _canon(_jsonable(v.tolist() if isinstance(v, np.ndarray) else v))
+    return v
+
+
+def _execute_many(specs: list[RunSpec], env: RunEnv) -> list[tuple[dict, dict]]:
+    return [execute_run(s, env) for s in specs]
+
+
+@dataclass
+class RunReport:
+    """What :func:`run_experiment` did."""
+
+    out_dir: Path
+    n_runs: int
+    n_skipped: int
+    n_ok: int
+    n_failed: int
+    wall_time: float
+    failed: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        s = (f"{self.n_runs} runs: {self.n_skipped} already done, {self.n_ok} ok, {self.n_failed} failed "
+             f"in {self.wall_time:.1f} s; results in {self.out_dir}")
+        if self.failed:
+            s += "\nfailed runs:\n" + "\n".join(f"  {f}" for f in self.failed[:20])
+            if len(self.failed) > 20:
+                s += f"\n  ... and {len(self.failed) - 20} more (see run_status/error in the results)"
+        return s
+
+
+def run_experiment(
+    config: ExperimentConfig,
+    *,
+    out_dir: str | os.PathLike | None = None,
+    n_jobs: int = 1,
+    scheduler: Any = None,
+    force: bool = False,
+    retry_failed: bool = True,
+    data_dir: str | os.PathLike | None = None,
+    progress: bool | None = None,
+    runs: list[RunSpec] | None = None,
+    batch_size: int | str = "auto",
+) -> RunReport:
+    """Execute every run of ``config`` that is not stored yet, then consolidate the results.
+
+    Parameters
+    ----------
+    config : ExperimentConfig
+        Apply ``config.with_smoke()`` first for a smoke run.
+    out_dir : path-like, optional
+        Output directory; default :func:`default_out_dir`.
+    n_jobs : int, default=1
+        Local worker processes (joblib/loky); 1 runs in this process; -1 uses all cores.
+    scheduler : str or distributed.Client, optional
+        Address of a Dask scheduler (``tcp://host:8786``) or a client: runs go to that
+        cluster through joblib's ``dask`` backend (``n_jobs`` is then ignored).
+    force : bool, default=False
+        Rerun runs already stored.
+    retry_failed : bool, default=True
+        Rerun runs stored as failed.
+    data_dir : path-like, optional
+        Data directory for ``load_dataset`` (default ``INTERPRETOPT_DATA``).
+    progress : bool, optional
+        Show a tqdm bar (default: when stderr is a terminal).
+    runs : list of RunSpec, optional
+        A subset of :func:`plan_runs` to execute (default: all).
+
+    Returns
+    -------
+    RunReport
+    """
+    t_start = time.perf_counter()
+    _forget_failed_loads()
+    out = (Path(out_dir) if out_dir is not None else default_out_dir(config)).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    store = ResultStore(out)
+    env = RunEnv.from_config(config, out, data_dir)
+    atomic_write_text(out / "experiment.json", json.dumps(
+        {"name": config.name, "config": config.path, "config_hash": config.config_hash, "smoke": config.is_smoke,
+         "execution": config.execution_dict()}, indent=1, sort_keys=True, default=str))
+    all_runs = plan_runs(config, out_dir=out, data_dir=data_dir, n_jobs=n_jobs if scheduler is None else 1) \
+        if runs is None else list(runs)
+    done = {} if force else store.statuses()
+    skip = {"ok"} if retry_failed else {"ok", "failed"}
+    pending = [r for r in all_runs if done.get(r.key) not in skip]
+    report = RunReport(out, len(all_runs), len(all_runs) - len(pending), 0, 0, 0.0)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = None
+    if progress and pending:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(pending), unit="run", desc=config.name, dynamic_ncols=True)
+    workers = 1
+    results: Any = ()
+    try:
+        if not pending:
+            results = ()
+        elif scheduler is not None:
+            results, workers = _dask_results(pending, env, scheduler, batch_size)
+        elif n_jobs == 1 or len(pending) <= 1:
+            results = (execute_run(s, env) for s in pending)
+        else:
+            import joblib
+
+            workers = joblib.effective_n_jobs(n_jobs)
+            results = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=batch_size)(
+                joblib.delayed(execute_run)(s, env) for s in pending)
+        for row, artifacts in results:
+            store.write(row, artifacts)
+            if row["run_status"] == "ok":
+                report.n_ok += 1
+            else:
+                report.n_failed += 1
+                report.failed.append(f"{row['run_name']}: {row['error']}")
+            if bar is not None:
+                remaining = len(pending) - report.n_ok - report.n_failed
+                bar.set_postfix(ok=report.n_ok, failed=report.n_failed, running=min(workers, remaining), refresh=False)
+                bar.update(1)
+    finally:
+        if hasattr(results, "close"):
+            results.close()  # stops remaining work and closes a Dask client this call opened
+        if bar is not None:
+            bar.close()
+        store.consolidate()
+        report.wall_time = time.perf_counter() - t_start
+    return report
+
+
+def _dask_results(pending, env, scheduler, batch_size):
+    try:
+        import joblib
+        from distributed import Client
+    except ImportError as e:  # pragma: no cover - optional dependency
+        raise ImportError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from e
+    own = not isinstance(scheduler, Client)
+    client = Client(scheduler) if own else scheduler
+    workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()))
+
+    def gen():
+        try:
+            with joblib.parallel_config(backend="dask"):
+                yield from joblib.Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=batch_size)(
+                    joblib.delayed(execute_run)(s, env) for s in pending)
+        finally:
+            if own:
+                client.close()
+
+    return gen(), workers
+
+
+def replace_runs(runs: list[RunSpec], **changes) -> list[RunSpec]:
+    """Copies of ``runs`` with fields replaced (for tests and tools)."""
+    return [dataclasses.replace(r, **changes) for r in runs]

@@ -1,0 +1,353 @@
+"""Paper-style tables: pure functions of the results DataFrame and a :class:`TableSpec`.
+
+``make_table(results, spec)`` keeps the rows with ``run_status == "ok"`` that pass
+``spec.filter``, labels each row by the values of ``spec.rows`` and each column by the
+values of ``spec.columns`` (joined by `` / ``), and aggregates ``spec.metric`` over
+repetitions:
+
+* ``mean``: mean; ``mean_std``: mean ± sample standard deviation;
+* ``mean_rank``: the rank of each column within its row (1 = best, by ``higher_is_better``),
+  with the mean rank over rows in an extra row.
+
+Tests (on the per-cell means, rows as paired blocks): ``wilcoxon`` (baseline column against
+each other column, signed-rank), ``ttest`` (paired t), ``friedman`` (all columns, with mean
+ranks), ``holm`` (Holm-adjusts the family of Wilcoxon / t-test p-values).
+
+When the spec has ``reference`` values (the published numbers), a comparison lists, for every
+published cell, our mean, the paper's number and the difference ``ours - paper``. Published
+numbers are always labelled ``paper``.
+
+Output: :func:`to_markdown`, :func:`to_latex`, :func:`to_csv`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from interpretopt.exceptions import InputError
+from interpretopt.experiments.config import ExperimentConfig, TableSpec
+
+__all__ = ["TableResult", "make_table", "to_markdown", "to_latex", "to_csv", "render_table", "write_tables",
+           "apply_filter"]
+
+SEP = " / "
+
+
+@dataclass
+class TableResult:
+    """A computed table.
+
+    Attributes
+    ----------
+    spec : TableSpec
+    mean, std, count : pandas.DataFrame
+        Row labels x column labels.
+    cells : pandas.DataFrame of str
+        The displayed cells (per ``spec.aggregate``).
+    extra_rows : dict
+        Label -> {column label: text}, shown under the table (mean rank, p-values).
+    tests : pandas.DataFrame
+        One row per test: ``test, column, baseline, statistic, pvalue, pvalue_holm, n``.
+    comparison : pandas.DataFrame or None
+        ``row, column, ours, paper, diff`` for every published cell.
+    """
+
+    spec: TableSpec
+    mean: pd.DataFrame
+    std: pd.DataFrame
+    count: pd.DataFrame
+    cells: pd.DataFrame
+    extra_rows: dict = field(default_factory=dict)
+    tests: pd.DataFrame = field(default_factory=pd.DataFrame)
+    comparison: pd.DataFrame | None = None
+    n_runs: int = 0
+    n_failed: int = 0
+
+
+def _sort_key(v: Any):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return (2, 0, "")
+    if isinstance(v, (bool, np.bool_)):
+        return (0, int(v), "")
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return (0, float(v), "")
+    return (1, 0, str(v))
+
+
+def _label(values: tuple) -> str:
+    return SEP.join("-" if (v is None or (isinstance(v, float) and math.isnan(v))) else _fmt_value(v) for v in values)
+
+
+def _fmt_value(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def apply_filter(df: pd.DataFrame, flt: dict) -> pd.DataFrame:
+    """Rows whose columns equal the filter's values (a tuple/list value means "any of")."""
+    for col, val in flt.items():
+        if col not in df.columns:
+            raise InputError(f"filter column {col!r} is not in the results; columns: {', '.join(map(str, df.columns))}")
+        if isinstance(val, (list, tuple)):
+            df = df[df[col].isin(list(val))]
+        elif val is None:
+            df = df[df[col].isna()]
+        else:
+            df = df[df[col] == val]
+    return df
+
+
+def _check_columns(df: pd.DataFrame, cols, what: str) -> None:
+    missing = [c for c in cols if c not in df.columns]
+    if missing:
+        raise InputError(f"{what} column(s) {missing} are not in the results; "
+                         f"columns: {', '.join(map(str, df.columns))}")
+
+
+def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
+    """Aggregate ``results`` into the table described by ``spec`` (see the module docstring)."""
+    from interpretopt.evaluation.stats import friedman, holm, mean_ranks, paired_ttest, wilcoxon_signed_rank
+
+    _check_columns(results, list(spec.rows) + list(spec.columns), f"table {spec.name!r}: row/column")
+    df = apply_filter(results, spec.filter)
+    n_failed = 0
+    if "run_status" in df.columns:
+        n_failed = int((df["run_status"] != "ok").sum())
+        df = df[df["run_status"] == "ok"]
+    if spec.metric not in results.columns:
+        raise InputError(f"table {spec.name!r}: metric {spec.metric!r} is not in the results; columns: "
+                         f"{', '.join(map(str, results.columns))}")
+    rkeys = [tuple(r) for r in df[list(spec.rows)].itertuples(index=False, name=None)]
+    ckeys = [tuple(r) for r in df[list(spec.columns)].itertuples(index=False, name=None)]
+    row_order = sorted(set(rkeys), key=lambda t: tuple(_sort_key(v) for v in t))
+    col_order = sorted(set(ckeys), key=lambda t: tuple(_sort_key(v) for v in t))
+    rlab = [_label(t) for t in row_order]
+    clab = [_label(t) for t in col_order]
+    tmp = pd.DataFrame({
+        "row": [_label(t) for t in rkeys],
+        "col": [_label(t) for t in ckeys],
+        "v": pd.to_numeric(df[spec.metric], errors="coerce").to_numpy(dtype=float),
+    })
+    g = tmp.groupby(["row", "col"], sort=False)["v"]
+    mean = g.mean().unstack("col").reindex(index=rlab, columns=clab)
+    std = g.std(ddof=1).unstack("col").reindex(index=rlab, columns=clab)
+    count = g.count().unstack("col").reindex(index=rlab, columns=clab).fillna(0).astype(int)
+    d = spec.digits
+
+    def num(x: float) -> str:
+        return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{d}f}"
+
+    cells = pd.DataFrame("", index=rlab, columns=clab, dtype=object)
+    extra: dict = {}
+    if spec.aggregate == "mean_rank":
+        a = mean.to_numpy(dtype=float)
+        ranks = np.full_like(a, np.nan)
+        from scipy.stats import rankdata
+
+        for i in range(a.shape[0]):
+            ok = ~np.isnan(a[i])
+            if ok.any():
+                ranks[i, ok] = rankdata(-a[i, ok] if spec.higher_is_better else a[i, ok])
+        for i, r in enumerate(rlab):
+            for j, c in enumerate(clab):
+                cells.loc[r, c] = "" if np.isnan(ranks[i, j]) else f"{ranks[i, j]:.1f}"
+        mr = mean_ranks(a, higher_is_better=spec.higher_is_better)
+        extra["mean rank"] = {c: num(v) for c, v in zip(clab, mr)}
+    else:
+        for r in rlab:
+            for c in clab:
+                m = mean.loc[r, c]
+                s = std.loc[r, c]
+                if spec.aggregate == "mean_std" and not (isinstance(s, float) and math.isnan(s)) and not math.isnan(m):
+                    cells.loc[r, c] = f"{num(m)} ± {num(s)}"
+                else:
+                    cells.loc[r, c] = num(m)
+
+    tests_rows = []
+    blocks = mean.to_numpy(dtype=float)
+    if "friedman" in spec.tests and len(clab) >= 2:
+        fr = friedman(blocks, higher_is_better=spec.higher_is_better)
+        extra.setdefault("mean rank", {c: num(v) for c, v in zip(clab, fr.mean_ranks)})
+        tests_rows.append({"test": "friedman", "column": "(all)", "baseline": None, "statistic": fr.statistic,
+                           "pvalue": fr.pvalue, "pvalue_holm": np.nan, "n": fr.n_blocks})
+    pair_tests = [t for t in spec.tests if t in ("wilcoxon", "ttest")]
+    if pair_tests and len(clab) >= 2:
+        base = spec.baseline if spec.baseline is not None else clab[0]
+        if base not in clab:
+            raise InputError(f"table {spec.name!r}: baseline {base!r} is not a column; columns: {clab}")
+        bi = clab.index(base)
+        for t in pair_tests:
+            fn = wilcoxon_signed_rank if t == "wilcoxon" else paired_ttest
+            fam = []
+            for j, c in enumerate(clab):
+                if j == bi:
+                    continue
+                res = fn(blocks[:, bi], blocks[:, j])
+                fam.append({"test": t, "column": c, "baseline": base, "statistic": res.statistic,
+                            "pvalue": res.pvalue, "pvalue_holm": np.nan, "n": res.n})
+            if "holm" in spec.tests and fam:
+                adj = holm([f["pvalue"] for f in fam])
+                for f, a in zip(fam, adj):
+                    f["pvalue_holm"] = a
+            name = "Wilcoxon" if t == "wilcoxon" else "paired t"
+            extra[f"p ({name} vs {base})"] = {f["column"]: _p(f["pvalue"]) for f in fam} | {base: "-"}
+            if "holm" in spec.tests:
+                extra[f"p Holm ({name} vs {base})"] = {f["column"]: _p(f["pvalue_holm"]) for f in fam} | {base: "-"}
+            tests_rows.extend(fam)
+    tests = pd.DataFrame(tests_rows, columns=["test", "column", "baseline", "statistic", "pvalue", "pvalue_holm", "n"])
+
+    comparison = None
+    if spec.reference is not None and spec.reference.values:
+        comp = []
+        for r, row in spec.reference.values.items():
+            for c, paper in row.items():
+                ours = mean.loc[r, c] if (r in mean.index and c in mean.columns) else np.nan
+                diff = ours - paper if paper is not None and not np.isnan(ours) else np.nan
+                comp.append({"row": r, "column": c, "ours": ours, "paper": paper, "diff": diff})
+        comparison = pd.DataFrame(comp, columns=["row", "column", "ours", "paper", "diff"])
+    return TableResult(spec, mean, std, count, cells, extra, tests, comparison, n_runs=len(df), n_failed=n_failed)
+
+
+def _p(p: float) -> str:
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return ""
+    return f"{p:.2e}" if p < 1e-3 else f"{p:.3f}"
+
+
+# ----------------------------------------------------------------------------- output
+
+
+def _title(tr: TableResult) -> str:
+    s = tr.spec
+    agg = {"mean": "mean", "mean_std": "mean ± std", "mean_rank": "rank"}[s.aggregate]
+    head = f"{s.name}: {s.metric} ({agg} over repetitions)"
+    return head + (f" - {s.caption}" if s.caption else "")
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> str:
+    esc = [[str(x).replace("|", "\\|") for x in r] for r in [header] + rows]
+    out = ["| " + " | ".join(esc[0]) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in esc[1:]]
+    return "\n".join(out)
+
+
+def to_markdown(tr: TableResult) -> str:
+    """The table, its test rows and the comparison with the paper, as Markdown."""
+    s = tr.spec
+    clab = list(tr.cells.columns)
+    corner = SEP.join(s.rows) + " \\ " + SEP.join(s.columns)
+    rows = [[r] + [tr.cells.loc[r, c] for c in clab] for r in tr.cells.index]
+    for lab, vals in tr.extra_rows.items():
+        rows.append([f"*{lab}*"] + [vals.get(c, "") for c in clab])
+    parts = [f"### {_title(tr)}", "", _md_table([corner] + clab, rows), "",
+             f"{tr.n_runs} runs" + (f"; {tr.n_failed} failed runs left out" if tr.n_failed else "")]
+    if len(tr.tests):
+        parts += ["", "Tests: " + "; ".join(
+            f"{t.test} {t.column}" + ("" if pd.isna(t.baseline) else f" vs {t.baseline}") + f": p={_p(t.pvalue)}"
+            + ("" if pd.isna(t.pvalue_holm) else f" (Holm {_p(t.pvalue_holm)})") + f", n={t.n}"
+            for t in tr.tests.itertuples())]
+    if tr.comparison is not None:
+        src = s.reference.source if s.reference is not None and s.reference.source else "published table"
+        d = s.digits
+        f = (lambda x: "" if x is None or pd.isna(x) else f"{x:.{d}f}")
+        rows = [[c.row, c.column, f(c.ours), f(c.paper), ("" if pd.isna(c.diff) else f"{c.diff:+.{d}f}")]
+                for c in tr.comparison.itertuples()]
+        n_match = int(tr.comparison["ours"].notna().sum())
+        parts += ["", f"Ours beside the paper ({src}); `paper` = published number, `diff` = ours - paper "
+                  f"({n_match} of {len(tr.comparison)} published cells have a result of ours):", "",
+                  _md_table(["row", "column", "ours", "paper", "diff"], rows)]
+    return "\n".join(parts) + "\n"
+
+
+def _tex(s: Any) -> str:
+    s = str(s)
+    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
+                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}")):
+        s = s.replace(a, b) if a != "\\" else s.replace(a, "\x00")
+    s = s.replace("\x00", r"\textbackslash{}")
+    return s.replace("±", r"$\pm$")
+
+
+def _label_key(name: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9_:.-]+", "-", name)
+
+
+def to_latex(tr: TableResult) -> str:
+    """The table as a LaTeX ``table`` with booktabs rules; published numbers in a second tabular."""
+    s = tr.spec
+    clab = list(tr.cells.columns)
+    lines = [r"\begin{table}[t]", r"\centering", rf"\caption{{{_tex(_title(tr))}}}",
+             rf"\label{{tab:{_label_key(s.name)}}}",
+             r"\begin{tabular}{l" + "r" * len(clab) + "}", r"\toprule",
+             " & ".join([_tex(SEP.join(s.rows))] + [_tex(c) for c in clab]) + r" \\", r"\midrule"]
+    for r in tr.cells.index:
+        lines.append(" & ".join([_tex(r)] + [_tex(tr.cells.loc[r, c]) for c in clab]) + r" \\")
+    if tr.extra_rows:
+        lines.append(r"\midrule")
+        for lab, vals in tr.extra_rows.items():
+            lines.append(" & ".join([r"\emph{" + _tex(lab) + "}"] + [_tex(vals.get(c, "")) for c in clab]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if tr.comparison is not None:
+        d = s.digits
+        f = (lambda x: "" if x is None or pd.isna(x) else f"{x:.{d}f}")
+        src = s.reference.source if s.reference is not None and s.reference.source else "published table"
+        lines += [r"\par\medskip", rf"\small Ours beside the paper ({_tex(src)})\par",
+                  r"\begin{tabular}{llrrr}", r"\toprule", r"row & column & ours & paper & diff \\", r"\midrule"]
+        for c in tr.comparison.itertuples():
+            dd = "" if pd.isna(c.diff) else f"{c.diff:+.{d}f}"
+            lines.append(" & ".join([_tex(c.row), _tex(c.column), f(c.ours), f(c.paper), dd]) + r" \\")
+        lines += [r"\bottomrule", r"\end{tabular}"]
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(tr: TableResult) -> str:
+    """Long CSV: ``row, column, mean, std, count, cell`` and, with a reference, ``paper, diff``."""
+    recs = []
+    ref = {}
+    if tr.comparison is not None:
+        ref = {(c.row, c.column): (c.paper, c.diff) for c in tr.comparison.itertuples()}
+    for r in tr.mean.index:
+        for c in tr.mean.columns:
+            rec = {"row": r, "column": c, "mean": tr.mean.loc[r, c], "std": tr.std.loc[r, c],
+                   "count": int(tr.count.loc[r, c]), "cell": tr.cells.loc[r, c]}
+            if tr.comparison is not None:
+                p, d = ref.get((r, c), (np.nan, np.nan))
+                rec["paper"], rec["diff"] = p, d
+            recs.append(rec)
+    return pd.DataFrame(recs).to_csv(index=False)
+
+
+def render_table(results: pd.DataFrame, spec: TableSpec, fmt: str = "markdown") -> str:
+    """``make_table`` then one of ``markdown``, ``latex``, ``csv``."""
+    tr = make_table(results, spec)
+    try:
+        return {"markdown": to_markdown, "latex": to_latex, "csv": to_csv}[fmt](tr)
+    except KeyError:
+        raise InputError(f"unknown table format {fmt!r}; valid: markdown, latex, csv") from None
+
+
+def write_tables(results: pd.DataFrame, config: ExperimentConfig, out_dir: str | Path,
+                 names: list[str] | None = None) -> dict[str, TableResult]:
+    """Write every table of ``config`` to ``<out_dir>/tables/<name>.{md,tex,csv}``."""
+    out = Path(out_dir) / "tables"
+    out.mkdir(parents=True, exist_ok=True)
+    done = {}
+    for spec in config.tables:
+        if names and spec.name not in names:
+            continue
+        tr = make_table(results, spec)
+        (out / f"{spec.name}.md").write_text(to_markdown(tr))
+        (out / f"{spec.name}.tex").write_text(to_latex(tr))
+        (out / f"{spec.name}.csv").write_text(to_csv(tr))
+        done[spec.name] = tr
+    return done

@@ -1,0 +1,254 @@
+"""Config schema: validation lists every problem, grids, smoke overrides, presets, shipped configs."""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from interpretopt.exceptions import ConfigError
+from interpretopt.experiments.config import (
+    configs_root,
+    expand_params,
+    find_configs,
+    format_value,
+    load_config,
+    parse_config,
+)
+from interpretopt.experiments.runner import plan_runs
+
+REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+
+
+def _base(**kw):
+    d = {"name": "t", "method": "noop", "datasets": ["breast_cancer"]}
+    d.update(kw)
+    return d
+
+
+def test_minimal_config_defaults():
+    c = parse_config(_base())
+    assert c.repetitions == 1 and c.seed == 0 and c.solver == "highs"
+    assert c.methods[0].method == "noop" and c.methods[0].params == {}
+    assert c.datasets[0].name == c.datasets[0].label == "breast_cancer"
+    assert c.split.test_size == 0.3 and c.split.stratify
+
+
+def test_every_problem_is_listed_at_once(tmp_path):
+    bad = textwrap.dedent("""
+        name: bad
+        method: no_such_method
+        params: {depth: [], alpha: [[[1]]], ok_map: {a: [1, 2]}}
+        datasets: [breast_cancer, {name: breast_cancer, colour: red}, no_such_data]
+        models: [NOPE]
+        pairs: {list: [[LR]]}
+        repetitions: zero
+        seed: -1
+        split: {test_size: 1.5}
+        settings: {time_limit: -3, threads: 1.5, speed: 9}
+        smoke: {repetitions: 0, params: {unknown_param: 1}}
+        tables:
+          - {name: t1, metric: f1, aggregate: median, tests: [anova]}
+          - {metric: f1}
+        plots:
+          - {name: p, kind: pie, x: a, y: b}
+        extra_key: 1
+    """)
+    path = tmp_path / "bad.yaml"
+    path.write_text(bad)
+    with pytest.raises(ConfigError) as ei:
+        load_config(path)
+    e = ei.value
+    text = str(e)
+    assert str(path) in text
+    expected = [
+        "method: unknown method 'no_such_method'",
+        "params.depth: an empty list",
+        "params.alpha[0]",
+        "datasets[1].colour: unknown key",
+        "unknown dataset 'no_such_data'",
+        "models: give either `models` or `pairs`",
+        "unknown model 'NOPE'",
+        "pairs.list[0]: expected a pair",
+        "repetitions: expected an integer",
+        "seed: expected an integer >= 0",
+        "split.test_size: expected a number in (0, 1)",
+        "settings.time_limit",
+        "settings.threads: expected an integer",
+        "settings.speed: unknown key",
+        "smoke.repetitions",
+        "smoke.params.unknown_param",
+        "tables[0].aggregate: unknown aggregate 'median'",
+        "tables[0].tests: unknown test 'anova'",
+        "tables[1].name: required key is missing",
+        "plots[0].kind: unknown plot kind 'pie'",
+        "extra_key: unknown key",
+    ]
+    for frag in expected:
+        assert any(frag in p for p in e.problems), (frag, e.problems)
+    assert len(e.problems) >= len(expected)
+
+
+def test_wrong_top_level_type_and_missing_required():
+    with pytest.raises(ConfigError, match="expected a mapping"):
+        parse_config([1, 2], "x.yaml")
+    with pytest.raises(ConfigError) as ei:
+        parse_config({"name": "x"}, "x.yaml")
+    assert any("datasets: required" in p for p in ei.value.problems)
+    assert any("method: required" in p for p in ei.value.problems)
+
+
+def test_missing_file_and_bad_yaml(tmp_path):
+    with pytest.raises(ConfigError, match="no such file"):
+        load_config(tmp_path / "none.yaml")
+    p = tmp_path / "x.yaml"
+    p.write_text("name: [unclosed")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(p)
+
+
+def test_grid_expansion_is_cartesian_in_order():
+    c = parse_config(_base(params={"a": [1, 2, 3], "b": ["x", "y"], "c": 0.5, "lst": [[1, 2]]}))
+    grid = expand_params(c.methods[0].params)
+    assert len(grid) == 6
+    assert grid[0] == {"a": 1, "b": "x", "c": 0.5, "lst": (1, 2)}
+    assert grid[1] == {"a": 1, "b": "y", "c": 0.5, "lst": (1, 2)}
+    assert [g["a"] for g in grid] == [1, 1, 2, 2, 3, 3]
+
+
+@given(st.dictionaries(st.sampled_from(["a", "b", "c", "d"]),
+                       st.lists(st.integers(-5, 5), min_size=1, max_size=4, unique=True), max_size=4))
+def test_grid_size_and_unique_names(axes):
+    c = parse_config(_base(params=axes, repetitions=2))
+    runs = plan_runs(c)
+    assert len(runs) == 2 * math.prod(len(v) for v in axes.values())
+    assert len({r.name for r in runs}) == len(runs)
+    assert len({r.key for r in runs}) == len(runs)
+
+
+def test_methods_list_and_dataset_options():
+    c = parse_config({
+        "name": "m", "datasets": [{"name": "circle", "options": {"n_samples": 200}}, {"name": "circle", "label": "c2"}],
+        "methods": [{"method": "noop", "params": {"k": [1, 2]}}, {"method": "sleep", "params": {"seconds": 0.0}}],
+    })
+    assert [m.method for m in c.methods] == ["noop", "sleep"]
+    assert c.datasets[0].label == "circle(n_samples=200)" and c.datasets[1].label == "c2"
+    assert len(plan_runs(c)) == 2 * 3
+
+
+def test_duplicate_dataset_label_is_an_error():
+    with pytest.raises(ConfigError, match="appears twice"):
+        parse_config(_base(datasets=["breast_cancer", "breast_cancer"]))
+
+
+def test_smoke_overrides():
+    c = parse_config(_base(
+        params={"a": [1, 2, 3, 4], "b": [5, 6, 7]}, repetitions=5, settings={"time_limit": 100},
+        smoke={"params": {"b": [9]}, "max_grid": 2, "max_rows": 50, "settings": {"time_limit": 5}},
+    ))
+    s = c.with_smoke()
+    assert s.is_smoke and s.repetitions == 1
+    assert s.methods[0].params == {"a": (1, 2), "b": (9,)}
+    assert s.datasets[0].max_rows == 50 and s.settings["time_limit"] == 5
+    assert s.config_hash != c.config_hash
+    assert len(plan_runs(s)) == 2
+
+
+def test_config_hash_ignores_grid_size_but_not_settings():
+    a = parse_config(_base(params={"k": [1, 2]}, repetitions=2))
+    b = parse_config(_base(params={"k": [1, 2, 3]}, repetitions=5, tables=[{"name": "x", "metric": "value"}]))
+    c = parse_config(_base(params={"k": [1, 2]}, repetitions=2, settings={"time_limit": 3}))
+    assert a.config_hash == b.config_hash != c.config_hash
+    # so a larger grid resumes the runs of a smaller one
+    assert {r.key for r in plan_runs(a)} <= {r.key for r in plan_runs(b)}
+
+
+def test_solver_preset(tmp_path):
+    root = tmp_path / "configs"
+    (root / "solvers").mkdir(parents=True)
+    (root / "solvers" / "fast.yaml").write_text("solver: ortools_glop\nsettings: {time_limit: 7, mip_gap: 0.1}\n")
+    (root / "p").mkdir()
+    cfg = root / "p" / "t.yaml"
+    cfg.write_text("name: t\nmethod: noop\ndatasets: [breast_cancer]\npreset: fast\nsettings: {time_limit: 3}\n")
+    c = load_config(cfg)
+    assert c.solver == "ortools_glop" and c.settings == {"time_limit": 3.0, "mip_gap": 0.1}
+    cfg.write_text("name: t\nmethod: noop\ndatasets: [breast_cancer]\npreset: nope\n")
+    with pytest.raises(ConfigError, match="unknown solver preset 'nope'; valid presets: fast"):
+        load_config(cfg)
+
+
+def test_repo_presets_are_valid():
+    from interpretopt.experiments.config import load_preset
+
+    names = sorted(p.stem for p in (REPO_CONFIGS / "solvers").glob("*.yaml"))
+    assert {"highs_default", "highs_fast", "ortools_glop", "cbc"} <= set(names)
+    for n in names:
+        solver, settings = load_preset(n, REPO_CONFIGS)
+        assert solver
+
+
+def test_format_value():
+    assert format_value(0.1) == "0.1" and format_value(1.0) == "1.0" and format_value(1) == "1"
+    assert format_value(None) == "None" and format_value(True) == "True"
+    assert format_value((1, 2)) == "[1,2]" and format_value("jst") == "jst"
+
+
+def test_find_configs_excludes_presets():
+    paths = find_configs(REPO_CONFIGS)
+    assert REPO_CONFIGS / "smoke.yaml" in paths
+    assert not any("solvers" in p.parts for p in paths)
+    assert configs_root(REPO_CONFIGS / "smoke.yaml") == REPO_CONFIGS
+
+
+@pytest.mark.parametrize("path", find_configs(REPO_CONFIGS), ids=lambda p: str(p.relative_to(REPO_CONFIGS)))
+def test_every_shipped_config_validates(path):
+    c = load_config(path)
+    assert c.name
+    s = c.with_smoke()
+    assert s.repetitions >= 1
+    # the full grid and the smoke grid expand (pairs chosen by `select` need data: skipped here)
+    for cfg in (c, s):
+        if cfg.pairs is None or cfg.pairs.pairs:
+            runs = plan_runs(cfg)
+            assert runs and len({r.name for r in runs}) == len(runs)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", find_configs(REPO_CONFIGS), ids=lambda p: str(p.relative_to(REPO_CONFIGS)))
+def test_every_shipped_config_runs_in_smoke_mode(path, tmp_path, data_dir):
+    from interpretopt.experiments.results import read_results
+    from interpretopt.experiments.runner import run_experiment
+
+    c = load_config(path, smoke=True)
+    rep = run_experiment(c, out_dir=tmp_path, data_dir=data_dir, progress=False)
+    df = read_results(tmp_path)
+    assert rep.n_failed == 0, df.loc[df.run_status == "failed", ["run_name", "error"]].to_string()
+
+
+def test_mapping_parameter_values_are_single_grid_points():
+    c = parse_config(_base(params={"brcg": [{"time_limit": 120, "n": [1, 2]}, {"time_limit": 5}], "k": {"a": 1}}))
+    grid = expand_params(c.methods[0].params)
+    assert len(grid) == 2 and grid[0]["brcg"] == {"time_limit": 120, "n": (1, 2)} and grid[0]["k"] == {"a": 1}
+    names = [r.name for r in plan_runs(c)]
+    assert names[0] == "noop[brcg={n:[1,2],time_limit:120},k={a:1}]@breast_cancer/-/0"
+    with pytest.raises(TypeError):
+        grid[0]["brcg"]["time_limit"] = 1  # shared between runs: read-only
+
+
+def test_docstring_example_validates():
+    import yaml
+
+    from interpretopt.experiments import config as C
+
+    doc = C.__doc__
+    start = doc.index("    name: imd_table1")
+    end = doc.index("Run names are")
+    text = "\n".join(line[4:] for line in doc[start:end].splitlines())
+    c = parse_config(yaml.safe_load(text), "docstring")
+    assert c.name == "imd_table1" and c.pairs.select == "max_min_accuracy_gap"
+    assert c.tables[0].reference.values["breast_cancer / max"]["jst"] == 0.93
+    assert c.with_smoke().methods[0].params["max_depth"] == (3,)
