@@ -101,9 +101,11 @@ def scores_of(X_raw, scores_or_model, n: int) -> np.ndarray:
                 "probability, so pass a probabilistic model or the scores themselves")
         proba = np.asarray(obj.predict_proba(X_raw))
         classes = list(getattr(obj, "classes_", [0, 1]))
-        if proba.ndim != 2 or proba.shape[1] < 2:
-            raise InputError(f"predict_proba returned shape {proba.shape}; expected (n, 2)")
-        col = classes.index(1) if 1 in classes else proba.shape[1] - 1
+        if proba.ndim != 2 or proba.shape[1] != 2:
+            raise InputError(
+                f"predict_proba returned shape {proba.shape}; ABBR explains a binary black box, expected (n, 2). "
+                "For a multi-class model pass the scores of the class to explain (one value per row)")
+        col = classes.index(1) if 1 in classes else 1
         s = proba[:, col]
     else:
         s = np.asarray(obj, dtype=float)

@@ -175,3 +175,19 @@ def test_mtrepan_nodes_follow_the_entropy_and_variance_rules(cls):
     # every branch of the rule is exercised: split, certain leaf, uncertain leaf at the maximum depth
     assert {nd.stop_reason for nd in nodes} >= {"split", "certain", "max_depth"}
     assert any(nd.sampling.stopped_by == "variance" for nd in nodes)
+
+
+def test_abbr_multiclass_black_box_is_a_clear_error():
+    import numpy as np
+    import pytest
+    from sklearn.tree import DecisionTreeClassifier
+
+    from interpretopt.exceptions import InputError
+    from interpretopt.methods.abbr import RuleListSearch
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 3))
+    y = rng.integers(0, 3, size=120)
+    model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    with pytest.raises(InputError, match="binary black box"):
+        RuleListSearch(s=0.2, L=2, M=2, random_state=0).fit(X, model)
