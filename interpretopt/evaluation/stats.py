@@ -119,11 +119,16 @@ def wilcoxon_signed_rank(x, y, *, alternative: str = "two-sided", zero_method: s
 
 
 def paired_ttest(x, y, *, alternative: str = "two-sided") -> TestResult:
-    """Paired Student t-test of ``x - y`` (pairs with a NaN are dropped)."""
+    """Paired Student t-test of ``x - y`` (pairs with a NaN are dropped).
+
+    Where the test is undefined the p-value says so instead of claiming significance:
+    1.0 when every difference is zero (or no pair remains), NaN when fewer than two pairs
+    remain or every difference is the same non-zero value (zero variance).
+    """
     x, y = _paired(x, y)
     d = x - y
     if d.size < 2 or np.all(d == d[0]):
-        p = 1.0 if d.size == 0 or np.all(d == 0) else 0.0
+        p = 1.0 if d.size == 0 or np.all(d == 0) else float("nan")
         return TestResult(float("nan"), p, int(d.size), "paired_t")
     res = _st.ttest_rel(x, y, alternative=alternative)
     return TestResult(float(res.statistic), float(res.pvalue), int(d.size), "paired_t")

@@ -217,7 +217,7 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
 
 def _p(p: float) -> str:
     if p is None or (isinstance(p, float) and math.isnan(p)):
-        return ""
+        return "n/a"  # the test is undefined here (too few pairs, no variance, fewer than 3 groups)
     return f"{p:.2e}" if p < 1e-3 else f"{p:.3f}"
 
 
@@ -226,8 +226,9 @@ def _p(p: float) -> str:
 
 def _title(tr: TableResult) -> str:
     s = tr.spec
-    agg = {"mean": "mean", "mean_std": "mean ± std", "mean_rank": "rank"}[s.aggregate]
-    head = f"{s.name}: {s.metric} ({agg} over repetitions)"
+    agg = {"mean": "mean over repetitions", "mean_std": "mean ± std over repetitions",
+           "mean_rank": "rank of the columns within each row, on the means over repetitions"}[s.aggregate]
+    head = f"{s.name}: {s.metric} ({agg})"
     return head + (f" - {s.caption}" if s.caption else "")
 
 

@@ -91,3 +91,14 @@ def test_paired_ttest_matches_scipy():
     ref = sst.ttest_rel(x, y)
     assert r.statistic == pytest.approx(ref.statistic) and r.pvalue == pytest.approx(ref.pvalue)
     assert paired_ttest([1, 2], [1, 2]).pvalue == 1.0
+
+
+def test_paired_ttest_undefined_cases_do_not_claim_significance():
+    # regression: one pair (or a constant non-zero difference) used to report p = 0
+    import math
+
+    from interpretopt.evaluation.stats import paired_ttest
+
+    assert math.isnan(paired_ttest(np.array([0.663]), np.array([0.702])).pvalue)
+    assert math.isnan(paired_ttest(np.array([1.0, 2.0, 3.0]), np.array([0.5, 1.5, 2.5])).pvalue)
+    assert paired_ttest(np.array([1.0, 2.0]), np.array([1.0, 2.0])).pvalue == 1.0
