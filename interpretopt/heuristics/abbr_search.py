@@ -540,6 +540,15 @@ def _initial_order(counts, ab) -> np.ndarray:
     return np.lexsort((np.arange(len(ab)), -np.asarray(counts), -np.asarray(ab)))
 
 
+def _draw_outside(members: tuple[int, ...], size: int, g: np.random.Generator) -> int:
+    """A uniform index in ``range(size)`` not in ``members`` (by rejection; ``size > len(members)``)."""
+    taken = set(members)
+    while True:
+        r = int(g.integers(size))
+        if r not in taken:
+            return r
+
+
 def anneal_rule_list(pool: RulePool, ranks: np.ndarray, s: float, M: int, *, n_iter: int = 500,
                      K: float = 0.03, scale: float | None = None, keep: str = "best",
                      rng: np.random.Generator | None = None) -> RuleListAnneal:
@@ -577,12 +586,7 @@ def anneal_rule_list(pool: RulePool, ranks: np.ndarray, s: float, M: int, *, n_i
         if k <= m:
             return None
         pos = int(g.integers(m))
-        members = set(st.idx)
-        # a pool rule not already in the list (uniform by rejection; the pool is larger than m)
-        while True:
-            r = int(g.integers(k))
-            if r not in members:
-                break
+        r = _draw_outside(st.idx, k, g)
         cand = _swap_state(pool, ranks, st, pos, r)
         return cand, value_of(cand)
 
@@ -659,11 +663,7 @@ def anneal_checklist(cover: np.ndarray, ranks: np.ndarray, s: float, K: int, *, 
         if J <= k:
             return None
         pos = int(g.integers(k))
-        members = set(st.idx)
-        while True:
-            r = int(g.integers(J))
-            if r not in members:
-                break
+        r = _draw_outside(st.idx, J, g)
         count = st.count - cov8[st.idx[pos]] + cov8[r]
         v, t = evaluate(count)
         return _CheckState(st.idx[:pos] + (r,) + st.idx[pos + 1:], count, t), v
