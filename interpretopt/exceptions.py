@@ -37,3 +37,27 @@ class ConfigError(InterpretoptError, ValueError):
         self.path, self.problems = path, list(problems)
         lines = "\n".join(f"  - {p}" for p in problems)
         super().__init__(f"invalid config {path}: {len(problems)} problem(s)\n{lines}")
+
+
+class InputTypeError(InputError, TypeError):
+    """Bad user input of the wrong type (e.g. a dict inside a feature matrix)."""
+
+
+def _sklearn_invalid_parameter_error():
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    return InvalidParameterError
+
+
+def _sklearn_not_fitted_error():
+    from sklearn.exceptions import NotFittedError as _SkNotFitted
+
+    return _SkNotFitted
+
+
+class ParameterError(InputError, _sklearn_invalid_parameter_error()):
+    """An estimator or config parameter outside its schema (also scikit-learn's ``InvalidParameterError``)."""
+
+
+class NotFittedError(InterpretoptError, _sklearn_not_fitted_error()):
+    """A fitted attribute or method used before ``fit`` (also scikit-learn's ``NotFittedError``)."""
