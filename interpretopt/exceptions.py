@@ -43,21 +43,36 @@ class InputTypeError(InputError, TypeError):
     """Bad user input of the wrong type (e.g. a dict inside a feature matrix)."""
 
 
-def _sklearn_invalid_parameter_error():
+def _make_parameter_error() -> type:
     from sklearn.utils._param_validation import InvalidParameterError
 
-    return InvalidParameterError
+    class ParameterError(InputError, InvalidParameterError):
+        """An estimator or config parameter outside its schema (also scikit-learn's ``InvalidParameterError``)."""
+
+    return ParameterError
 
 
-def _sklearn_not_fitted_error():
+def _make_not_fitted_error() -> type:
     from sklearn.exceptions import NotFittedError as _SkNotFitted
 
-    return _SkNotFitted
+    class NotFittedError(InterpretoptError, _SkNotFitted):
+        """A fitted attribute or method used before ``fit`` (also scikit-learn's ``NotFittedError``)."""
+
+    return NotFittedError
 
 
-class ParameterError(InputError, _sklearn_invalid_parameter_error()):
-    """An estimator or config parameter outside its schema (also scikit-learn's ``InvalidParameterError``)."""
+# ``ParameterError`` and ``NotFittedError`` subclass scikit-learn's exceptions (so its checks and
+# user code catching them work); they are created on first access so that importing this
+# module (and ``interpretopt``) does not import scikit-learn.
+_LAZY = {"ParameterError": _make_parameter_error, "NotFittedError": _make_not_fitted_error}
 
 
-class NotFittedError(InterpretoptError, _sklearn_not_fitted_error()):
-    """A fitted attribute or method used before ``fit`` (also scikit-learn's ``NotFittedError``)."""
+def __getattr__(name: str):
+    make = _LAZY.get(name)
+    if make is None:
+        raise AttributeError(f"module 'interpretopt.exceptions' has no attribute {name!r}")
+    cls = make()
+    cls.__module__ = __name__
+    cls.__qualname__ = name
+    globals()[name] = cls
+    return cls
