@@ -226,10 +226,18 @@ class SmokeSpec(ScaleSpec):
 
 @dataclass(frozen=True)
 class ReferenceSpec:
-    """Published numbers of a table: ``values[row label][column label] = number``."""
+    """Published numbers of a table: ``values[row label][column label] = number``.
+
+    ``stds`` holds the published standard deviations where the paper prints them (a value
+    written ``{value: 0.898, std: 0.008}`` in YAML); ``tolerance`` is the absolute difference
+    within which ours counts as agreeing where the paper gives no std (default 0.03; e.g. 3
+    for a table in percent).
+    """
 
     source: str = ""
     values: dict = field(default_factory=dict)
+    stds: dict = field(default_factory=dict)
+    tolerance: float | None = None
 
 
 @dataclass(frozen=True)
@@ -994,12 +1002,16 @@ def _parse_table(c: _Checker, t: Any, where: str) -> TableSpec | None:
     if "reference" in t:
         r = t["reference"]
         w = _join(where, "reference")
-        if c.keys(r, w, {"source", "values"}, required=("values",)):
+        if c.keys(r, w, {"source", "values", "tolerance"}, required=("values",)):
             src = r.get("source", "") or ""
             if not isinstance(src, str):
                 c.add(_join(w, "source"), "expected a string")
                 src = ""
+            tol = None
+            if r.get("tolerance") is not None:
+                tol = c.number(r["tolerance"], _join(w, "tolerance"), 0, None, True, default=None)
             vals: dict = {}
+            stds: dict = {}
             v = r.get("values")
             if not isinstance(v, dict):
                 c.add(_join(w, "values"), "expected a mapping row label -> {column label: number}")
@@ -1010,11 +1022,23 @@ def _parse_table(c: _Checker, t: Any, where: str) -> TableSpec | None:
                         continue
                     vals[_label_key(rk)] = {}
                     for ck, num in row.items():
+                        where_cell = f"{w}.values.{rk}.{ck}"
+                        std = None
+                        if isinstance(num, dict):
+                            if not c.keys(num, where_cell, {"value", "std"}, required=("value",)):
+                                continue
+                            num, std = num.get("value"), num.get("std")
+                            if std is not None and (isinstance(std, bool) or not isinstance(std, (int, float))
+                                                    or std < 0):
+                                c.add(f"{where_cell}.std", f"expected a number >= 0, got {std!r}")
+                                std = None
                         if num is not None and (isinstance(num, bool) or not isinstance(num, (int, float))):
-                            c.add(f"{w}.values.{rk}.{ck}", f"expected a number, got {num!r}")
-                        else:
-                            vals[_label_key(rk)][_label_key(ck)] = None if num is None else float(num)
-            ref = ReferenceSpec(src, vals)
+                            c.add(where_cell, f"expected a number or {{value: number, std: number}}, got {num!r}")
+                            continue
+                        vals[_label_key(rk)][_label_key(ck)] = None if num is None else float(num)
+                        if std is not None:
+                            stds.setdefault(_label_key(rk), {})[_label_key(ck)] = float(std)
+            ref = ReferenceSpec(src, vals, stds, tol)
     if not name or not metric:
         return None
     return TableSpec(name=name, metric=metric, rows=rows, columns=cols, aggregate=agg if agg in AGGREGATES else "mean",
