@@ -323,6 +323,7 @@ def corels(
         cand_idx = np.flatnonzero(ok)
         length = node.depth + 1
         improved = False
+        n_before = len(node.children)
         if cand_idx.size:
             lb = node.lb - node.eq + (cap[cand_idx] - correct[cand_idx]) / n + lam
             rest = int(_count(not_cap))
@@ -348,12 +349,31 @@ def corels(
                 eq = np.zeros(cand_idx.size)
             lb_eq = lb + eq
             push = np.flatnonzero(alive & (lb_eq + lam < after))
-            if length < L:
+            if length < L and push.size:
                 pset = prefix
-                for t in push.tolist():
-                    a = int(cand_idx[t])
-                    b = float(lb_eq[t])
-                    key = tuple(sorted(pset + (a,)))
+                plen = len(pset)
+                sorted_p = tuple(sorted(pset))
+                a_list = cand_idx[push].tolist()
+                b_list = lb_eq[push].tolist()
+                o_list = obj[push].tolist()
+                e_list = np.asarray(eq, dtype=float)[push].tolist()
+                c_list = (n - nn[push]).tolist()
+                if policy == "curious":
+                    pr_list = [(b - e) * n / max(c, 1) for b, e, c in zip(b_list, e_list, c_list)]
+                elif policy == "lower_bound":
+                    pr_list = b_list
+                elif policy == "objective":
+                    pr_list = o_list
+                else:
+                    pr_list = [length if policy == "bfs" else -length] * len(a_list)
+                children = node.children
+                for a, b, o, e, c, pr in zip(a_list, b_list, o_list, e_list, c_list, pr_list):
+                    if plen == 0:
+                        key = (a,)
+                    elif plen == 1:
+                        key = (sorted_p[0], a) if sorted_p[0] < a else (a, sorted_p[0])
+                    else:
+                        key = tuple(sorted(sorted_p + (a,)))
                     prev = pmap.get(key)
                     if prev is not None:
                         if not b < prev[0]:
@@ -363,10 +383,10 @@ def corels(
                             del old.parent.children[old.rid]
                             delete_subtree(old)
                     pmap[key] = (b, pset + (a,))
-                    child = _Node(node, a, length, b, float(obj[t]), float(eq[t]), n - int(nn[t]))
-                    node.children[a] = child
-                    state["n_nodes"] += 1
-                    heapq.heappush(queue, (priority(child), child))
+                    child = _Node(node, a, length, b, o, e, c)
+                    children[a] = child
+                    heapq.heappush(queue, ((pr, next(counter)), child))
+                state["n_nodes"] += len(children) - n_before
         if not node.children:
             prune_up(node)
         else:

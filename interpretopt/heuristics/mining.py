@@ -506,9 +506,7 @@ def mine_rules(
             f"no rule of at most {max_card} item(s) reaches min_support={min_support} "
             f"{'on all rows' if scope == 'all' else 'in any class'}; lower min_support or raise max_card"
         )
-    packed = _packed_coverage(items_all, itemsets)
     labels_arr = np.asarray(labels)
-    support = popcount_rows(packed)
     if scope == "class" and (precision_filter or max_rules_per_class is not None):
         if max_rules_per_class is not None:
             check_int("max_rules_per_class", max_rules_per_class, 1, None)
@@ -517,9 +515,8 @@ def mine_rules(
             idx = np.flatnonzero(labels_arr == c)
             if len(idx) == 0:
                 continue
-            yc = pack_bool(y == c)
-            supp = support[idx]
-            hits = popcount_rows(packed[idx] & yc)
+            # support and hits in chunks: the coverage of the whole pool is never held at once
+            supp, hits = _support_and_hits(items_all, [itemsets[k] for k in idx], pack_bool(y == c))
             prec = hits / np.maximum(supp, 1)
             if precision_filter:
                 ok = prec > float(np.mean(y == c))
@@ -533,8 +530,8 @@ def mine_rules(
             raise InputError("no mined rule is more precise than its class's base rate; lower min_support")
         itemsets = [itemsets[k] for k in keep]
         labels_arr = labels_arr[keep]
-        packed = packed[keep]
-        support = support[keep]
+    packed = _packed_coverage(items_all, itemsets)
+    support = popcount_rows(packed)
     per_class = {int(c) if isinstance(c, (int, np.integer)) else c: int(np.sum(labels_arr == c))
                  for c, _ in groups}
     report = MiningReport(
@@ -554,6 +551,19 @@ def mine_rules(
         n_samples=n,
         report=report,
     )
+
+
+def _support_and_hits(items: np.ndarray, itemsets, mask: np.ndarray, chunk_words: int = 1 << 22):
+    """Rows covered by each conjunction and, of those, rows in ``mask`` (packed), chunk by chunk."""
+    K, W = len(itemsets), items.shape[1]
+    supp = np.empty(K, dtype=np.int64)
+    hits = np.empty(K, dtype=np.int64)
+    step = max(1, chunk_words // max(W, 1))
+    for a in range(0, K, step):
+        cov = _packed_coverage(items, itemsets[a:a + step])
+        supp[a:a + step] = popcount_rows(cov)
+        hits[a:a + step] = popcount_rows(cov & mask)
+    return supp, hits
 
 
 def _packed_coverage(items: np.ndarray, itemsets) -> np.ndarray:

@@ -480,12 +480,14 @@ class CompanionRuleList(_CompanionBase):
         Keep only rules more precise than their class's base rate (the authors' ``screen_rules``).
     max_rules_per_class : int, optional
         Keep the most precise rules per class (the authors' script: 200).
-    default_rule : {"append", "search", "none"}, default "append"
-        "append": search eq. (4) as published, then close the list with a default rule (the
-        majority label of the training rows no rule covers), so the list reaches transparency 1
-        and ``autac`` is Proposition 4 on the complete list. "search": score every list of the
-        search with its default rule (the objective is then the area over ``[0, 1]``). "none":
-        no default rule; the black box answers what the list leaves.
+    default_rule : {"search", "append", "none"}, default "search"
+        Every list but "none" ends in a default rule (the majority label of the training rows
+        no other rule covers), so it reaches transparency 1 and its AUTAC is Proposition 4 on
+        the complete list. "search": the search scores every list with its default rule (the
+        area over ``[0, 1]`` minus ``alpha M``, ``M`` not counting the default), the quantity
+        that is evaluated. "append": the search maximizes eq. (4) as printed (the area over
+        ``[0, T_M]``, which grows with coverage alone), then the default rule is appended.
+        "none": no default rule; the black box answers what the list leaves (``T_M < 1``).
     blackbox_train_pred : {"auto", "oof", "in_sample"}, default "auto"
         The black box's answers on the training rows that the objective uses. "oof": out-of-fold
         predictions of ``cv`` clones fitted on the other folds (a forest predicts its own
@@ -527,7 +529,7 @@ class CompanionRuleList(_CompanionBase):
     def __init__(self, *, black_box=None, alpha: float | str = "auto", C0: float = 0.001, n_iter: int = 50_000,
                  min_support: float = 0.05, max_card: int = 2, n_quantiles: int = 7, negations: bool = False,
                  precision_filter: bool = False, max_rules_per_class: int | None = None,
-                 default_rule: str = "append", blackbox_train_pred: str = "auto", cv: int = 5, refit: bool = True,
+                 default_rule: str = "search", blackbox_train_pred: str = "auto", cv: int = 5, refit: bool = True,
                  max_conditions: int = 20, max_rules: int | None = None, memory_limit_mb: float | None = None,
                  max_mining_samples: int | None = None, feature_types: dict | None = None,
                  rule_labels: str = "mined", random_state=None):
