@@ -22,54 +22,67 @@ rows near the boundary of a network are few. Also ``target_accuracy`` (the targe
 held-out rows), ``n_queries`` (rows labelled by the target during growth),
 ``fit_seconds``, ``lp_seconds``, ``n_lp_solves``, ``eval_seconds``.
 
-Parameters (``params``): ``variant`` (``mtrepan`` | ``trepan``), ``depth``,
-``grow_depth`` (default 10), ``cutoff_entropy`` (0.0808), ``cutoff_variance`` (1e-5),
-``margin`` (0.05), ``box_margin`` (0.05), ``batch_size`` (1000), ``C`` (10),
-``leaf_label`` (``majority``), ``criterion`` (TRE-PAN, ``gain``), ``max_node_samples``,
-``max_lp_samples``, ``n_uniform`` (20000), ``radius`` (circle, 1.0), ``plot_depths``
-(depths at which the 2-D leaf plot of Figure 3 is written as an SVG artifact, two-feature
-data only; in YAML a list value is written ``[[9, 12]]``), ``explain_depths`` (depths at
-which the leaves are written as text).
+Parameters (``params``): the task's own (:data:`PARAMETERS`: ``variant`` (``mtrepan`` |
+``trepan``), ``depth``, ``grow_depth`` (the estimator's ``max_depth``; default: the larger
+of ``depth`` and the estimator's default), ``n_uniform``, ``radius`` (circle; default
+:class:`~interpretopt.methods.mtrepan.CircleTarget`'s), ``plot_depths`` (depths at which the
+2-D leaf plot of Figure 3 is written as an SVG artifact, two-feature data only; in YAML a
+list value is written ``[[9, 12]]``), ``explain_depths`` (depths at which the leaves are
+written as text)) and every parameter of the translator (``cutoff_entropy``,
+``cutoff_variance``, ``margin``, ``box_margin``, ``batch_size``, ``C``, ``leaf_label``,
+``boundary_estimates``, ``criterion`` for TRE-PAN, ``max_node_samples``, ``max_lp_samples``,
+...), passed on by name with the estimator's defaults. The grown tree is shared between the
+depths of a run through ``ctx.memo``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
-import threading
 import time
-from collections import OrderedDict
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
-__all__ = ["run", "make_translator"]
+from interpretopt._validation import Interval, StrOptions
+from interpretopt.experiments.tasks import Param, estimator_default, estimator_params, task_params
+from interpretopt.methods.mtrepan import MTREPANClassifier, TREPANClassifier
 
-_TREES: OrderedDict = OrderedDict()
-_TREES_LOCK = threading.Lock()
-_MAX_CACHED = 8
+__all__ = ["run", "make_translator", "PARAMETERS"]
 
-_GROW_KEYS = ("variant", "grow_depth", "cutoff_entropy", "cutoff_variance", "box_margin", "batch_size", "C",
-              "leaf_label", "criterion", "max_node_samples", "max_lp_samples", "radius", "margin")
+_DEPTHS = [Interval(Integral, 1, None, closed="left"), list, tuple, None]
+PARAMETERS = {
+    "variant": Param([StrOptions({"mtrepan", "trepan"})], "mtrepan", "MTRE-PAN or the TRE-PAN baseline"),
+    "depth": Param([Interval(Integral, 1, 64, closed="both"), None], None,
+                   "evaluation depth (root = 1); default grow_depth"),
+    "grow_depth": Param([Interval(Integral, 1, 64, closed="both"), None], None,
+                        "depth the tree is grown to (the estimator's max_depth)"),
+    "n_uniform": Param([Interval(Integral, 1, None, closed="left")], 20000, "uniform points for the *_uniform parities"),
+    "radius": Param([Interval(Real, 0, None, closed="neither"), None], None, "radius of the circle target"),
+    "plot_depths": Param(_DEPTHS, None, "depths of the 2-D leaf plots (SVG artifacts)"),
+    "explain_depths": Param(_DEPTHS, None, "depths whose leaves are written as text"),
+}
+VARIANTS = {"mtrepan": MTREPANClassifier, "trepan": TREPANClassifier}
+ESTIMATORS = tuple(VARIANTS.values())
+SET_BY_TASK = ("max_depth", "solver", "solver_settings", "random_state")
+
+
+def solver_needs(params) -> tuple[str, ...]:
+    """Node LPs (MTRE-PAN's splits; both variants' boundary estimates)."""
+    return ("lp",)
 
 
 def make_translator(params: dict, seed: int, solver: str = "highs", settings: Any = None):
-    """The unfitted MTRE-PAN / TRE-PAN estimator of a run."""
-    from interpretopt.methods.mtrepan import MTREPANClassifier, TREPANClassifier
+    """The unfitted MTRE-PAN / TRE-PAN estimator of a run (grown to ``grow_depth``)."""
+    tp = task_params(params, PARAMETERS)
+    if tp["variant"] not in VARIANTS:
+        from interpretopt.exceptions import ParameterError
 
-    variant = params.get("variant", "mtrepan")
-    kw = dict(max_depth=int(params.get("grow_depth", 10)), cutoff_entropy=float(params.get("cutoff_entropy", 0.0808)),
-              cutoff_variance=float(params.get("cutoff_variance", 1e-5)), margin=float(params.get("margin", 0.05)),
-              box_margin=float(params.get("box_margin", 0.05)), batch_size=int(params.get("batch_size", 1000)),
-              C=float(params.get("C", 10.0)), leaf_label=params.get("leaf_label", "majority"),
-              boundary_estimates=bool(params.get("boundary_estimates", False)), solver=solver,
-              solver_settings=settings, max_node_samples=params.get("max_node_samples"),
-              max_lp_samples=params.get("max_lp_samples"), random_state=seed)
-    if variant == "mtrepan":
-        return MTREPANClassifier(**kw)
-    if variant == "trepan":
-        return TREPANClassifier(criterion=params.get("criterion", "gain"), **kw)
-    raise ValueError(f"params.variant must be 'mtrepan' or 'trepan', got {variant!r}")
+        raise ParameterError(f"variant must be one of {', '.join(VARIANTS)}, got {tp['variant']!r}")
+    cls = VARIANTS[tp["variant"]]
+    grow = tp["grow_depth"] if tp["grow_depth"] is not None else estimator_default(cls, "max_depth")
+    return cls(**estimator_params(params, cls, exclude=SET_BY_TASK), max_depth=int(grow), solver=solver,
+               solver_settings=settings, random_state=seed)
 
 
 def _target(ctx, train):
@@ -81,7 +94,8 @@ def _target(ctx, train):
         return ctx.black_box(ctx.models[0], train), ctx.models[0]
     if ctx.dataset.name != "circle":
         raise ValueError("name the target model (models: [MTREPAN_NET]); only the circle dataset has a built-in target")
-    return CircleTarget(float(ctx.params.get("radius", 1.0))), "circle"
+    radius = task_params(ctx.params, PARAMETERS)["radius"]
+    return (CircleTarget() if radius is None else CircleTarget(float(radius))), "circle"
 
 
 def _depths(value) -> set:
@@ -98,37 +112,36 @@ def _svg(fig) -> str:
     return buf.getvalue()
 
 
-def run(ctx) -> dict:
-    from interpretopt.experiments.runner import hash_seed
+def check(params) -> None:
+    """``depth`` must not exceed ``grow_depth``."""
+    tp = task_params(params, PARAMETERS)
+    if tp["depth"] is not None and tp["grow_depth"] is not None and tp["depth"] > tp["grow_depth"]:
+        raise ValueError(f"depth {tp['depth']} exceeds grow_depth {tp['grow_depth']}")
 
+
+def run(ctx) -> dict:
     params = ctx.params
-    depth = int(params.get("depth", params.get("grow_depth", 10)))
-    grow_depth = int(params.get("grow_depth", max(depth, 10)))
-    if depth > grow_depth:
-        raise ValueError(f"depth {depth} exceeds grow_depth {grow_depth}")
+    tp = task_params(params, PARAMETERS)
+    default_depth = estimator_default(VARIANTS[tp["variant"]], "max_depth")
+    depth = int(tp["depth"] if tp["depth"] is not None else (tp["grow_depth"] or default_depth))
+    grow_depth = int(tp["grow_depth"] if tp["grow_depth"] is not None else max(depth, default_depth))
+    check({**params, "depth": depth, "grow_depth": grow_depth})
     train, test = ctx.split(test_size=0.3, key="mtrepan")
     target, target_name = _target(ctx, train)
     X_tr, X_te = ctx.X[train], ctx.X[test]
-    grow = {k: params.get(k) for k in _GROW_KEYS}
-    grow["grow_depth"] = grow_depth
-    rows_hash = hashlib.sha1(np.ascontiguousarray(train, dtype=np.int64).tobytes()).hexdigest()[:16]
-    seed = hash_seed("mtrepan-tree", ctx.dataset_label, ctx.rep, target_name, rows_hash)
-    key = (ctx.dataset_label, ctx.X.shape, rows_hash, target_name, ctx.rep, ctx.solver, repr(sorted(grow.items())))
-    with _TREES_LOCK:
-        cached = _TREES.get(key)
-    if cached is None:
+    grow = {**estimator_params(params, VARIANTS[tp["variant"]], exclude=SET_BY_TASK), "variant": tp["variant"],
+            "grow_depth": grow_depth, "radius": tp["radius"]}
+
+    def grow_tree():
+        seed = ctx.seed_for("mtrepan-tree", ctx.rep, target_name, rows=train)
         est = make_translator({**params, "grow_depth": grow_depth}, seed, ctx.solver, ctx.settings)
         est.fit(X_tr, target)
         lo, hi = est.root_box_
-        rng = np.random.default_rng(hash_seed("mtrepan-uniform", ctx.dataset_label, ctx.rep, rows_hash))
-        U = rng.uniform(lo, hi, (int(params.get("n_uniform", 20000)), X_tr.shape[1]))
-        cached = (est, U)
-        with _TREES_LOCK:
-            _TREES[key] = cached
-            while len(_TREES) > _MAX_CACHED:
-                _TREES.popitem(last=False)
-    est, U = cached
-    margin = float(params.get("margin", 0.05))
+        U = ctx.rng_for("mtrepan-uniform", ctx.rep, rows=train).uniform(lo, hi, (int(tp["n_uniform"]), X_tr.shape[1]))
+        return est, U
+
+    est, U = ctx.memo("mtrepan/tree", grow_tree, target=target_name, rows=train, grow=grow, n_uniform=tp["n_uniform"])
+    margin = float(est.margin)
     t0 = time.perf_counter()
     rep_test = est.parity(target, X_te, depth=depth, margin=margin)
     rep_uni = est.parity(target, U, depth=depth, margin=margin)
@@ -152,9 +165,9 @@ def run(ctx) -> dict:
         "solver": ctx.solver,
     }
     artifacts = {}
-    if depth in _depths(params.get("explain_depths")):
+    if depth in _depths(tp["explain_depths"]):
         artifacts[f"leaves_depth{depth}.txt"] = est.render(depth=depth, feature_names=list(ctx.dataset.X.columns))
-    if depth in _depths(params.get("plot_depths")) and X_tr.shape[1] == 2:
+    if depth in _depths(tp["plot_depths"]) and X_tr.shape[1] == 2:
         import matplotlib
 
         matplotlib.use("Agg", force=False)
