@@ -13,6 +13,11 @@ Tests (on the per-cell means, rows as paired blocks): ``wilcoxon`` (baseline col
 each other column, signed-rank), ``ttest`` (paired t), ``friedman`` (all columns, with mean
 ranks), ``holm`` (Holm-adjusts the family of Wilcoxon / t-test p-values).
 
+``fold_ttest`` is a per-row test, as the CRL paper's tables: within each row, every column is
+compared with the row's best column by a paired t-test over the repetitions (folds), pairing
+runs by ``rep``; the best cell and the cells not significantly different from it at the 5%
+level are bold (the best also underlined), one test per (row, column) in ``tests``.
+
 When the spec has ``reference`` values (the published numbers), a comparison lists, for every
 published cell, our mean, the paper's number and the difference ``ours - paper``. Published
 numbers are always labelled ``paper``.
@@ -56,6 +61,10 @@ class TableResult:
         One row per test: ``test, column, baseline, statistic, pvalue, pvalue_holm, n``.
     comparison : pandas.DataFrame or None
         ``row, column, ours, paper, diff`` for every published cell.
+    scale : str
+        ``"full"``, ``"reduced"`` or ``"smoke"``: the scale the results were run at (from
+        their ``scale`` column; ``"mixed: ..."`` when they disagree). Titles and the
+        comparison with the paper say it whenever it is not the full protocol.
     """
 
     spec: TableSpec
@@ -68,6 +77,8 @@ class TableResult:
     comparison: pd.DataFrame | None = None
     n_runs: int = 0
     n_failed: int = 0
+    scale: str = "full"
+    marks: dict = field(default_factory=dict)
 
 
 def _sort_key(v: Any):
@@ -201,7 +212,12 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
             if "holm" in spec.tests:
                 extra[f"p Holm ({name} vs {base})"] = {f["column"]: _p(f["pvalue_holm"]) for f in fam} | {base: "-"}
             tests_rows.extend(fam)
-    tests = pd.DataFrame(tests_rows, columns=["test", "column", "baseline", "statistic", "pvalue", "pvalue_holm", "n"])
+    marks: dict = {}
+    if "fold_ttest" in spec.tests:
+        fold_rows, marks = fold_tests(df, spec, tmp, rlab, clab, mean)
+        tests_rows.extend(fold_rows)
+    tests = pd.DataFrame(tests_rows, columns=["test", "row", "column", "baseline", "statistic", "pvalue",
+                                              "pvalue_holm", "n"])
 
     comparison = None
     if spec.reference is not None and spec.reference.values:
@@ -212,7 +228,72 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
                 diff = ours - paper if paper is not None and not np.isnan(ours) else np.nan
                 comp.append({"row": r, "column": c, "ours": ours, "paper": paper, "diff": diff})
         comparison = pd.DataFrame(comp, columns=["row", "column", "ours", "paper", "diff"])
-    return TableResult(spec, mean, std, count, cells, extra, tests, comparison, n_runs=len(df), n_failed=n_failed)
+    return TableResult(spec, mean, std, count, cells, extra, tests, comparison, n_runs=len(df), n_failed=n_failed,
+                       scale=_scale_of(df), marks=marks)
+
+
+def _scale_of(df: pd.DataFrame) -> str:
+    """The scale of the result rows: their ``scale`` column, else their ``smoke`` flag."""
+    if "scale" in df.columns and df["scale"].notna().any():
+        vals = sorted({str(v) for v in df["scale"].dropna()})
+    elif "smoke" in df.columns:
+        vals = sorted({"smoke" if bool(v) else "full" for v in df["smoke"].dropna()})
+    else:
+        vals = []
+    if not vals:
+        return "full"
+    return vals[0] if len(vals) == 1 else "mixed: " + ", ".join(vals)
+
+
+def _scale_note(tr: TableResult) -> str:
+    return "" if tr.scale == "full" else f"{tr.scale} scale, not the published protocol"
+
+
+
+FOLD_ALPHA = 0.05
+
+
+def fold_tests(df: pd.DataFrame, spec: TableSpec, tmp: pd.DataFrame, rlab, clab, mean: pd.DataFrame):
+    """Per-row paired t-tests over folds against the row's best column (the CRL tables' bolding).
+
+    Returns the test rows and ``marks``: ``{(row, column): "best" | "tie"}`` for the cells to
+    bold ("best" is the row's best mean; "tie" a cell whose paired t-test against it over the
+    repetitions has ``p >= 0.05`` or is undefined). Runs are paired by the ``rep`` column.
+    """
+    from interpretopt.evaluation.stats import paired_ttest
+
+    if "rep" not in df.columns:
+        raise InputError(f"table {spec.name!r}: fold_ttest pairs runs by 'rep', which is not in the results")
+    t = tmp.assign(rep=df["rep"].to_numpy())
+    rows, marks = [], {}
+    for r in rlab:
+        m = mean.loc[r]
+        ok = m.dropna()
+        if ok.empty:
+            continue
+        best = ok.idxmax() if spec.higher_is_better else ok.idxmin()
+        marks[(r, best)] = "best"
+        sub = t[t["row"] == r]
+        wide = sub.pivot_table(index="rep", columns="col", values="v", aggfunc="mean")
+        for c in ok.index:
+            if c == best:
+                continue
+            pair = wide[[best, c]].dropna() if best in wide and c in wide else pd.DataFrame(columns=[best, c])
+            res = paired_ttest(pair[best].to_numpy(), pair[c].to_numpy())
+            rows.append({"test": "fold_ttest", "row": r, "column": c, "baseline": best, "statistic": res.statistic,
+                         "pvalue": res.pvalue, "pvalue_holm": np.nan, "n": res.n})
+            if not (res.pvalue < FOLD_ALPHA):
+                marks[(r, c)] = "tie"
+    return rows, marks
+
+
+def _marked(tr: TableResult, r, c, text: str, fmt: str) -> str:
+    mark = tr.marks.get((r, c))
+    if not mark or not text:
+        return text
+    if fmt == "latex":
+        return r"\underline{\textbf{" + text + "}}" if mark == "best" else r"\textbf{" + text + "}"
+    return f"**_{text}_**" if mark == "best" else f"**{text}**"
 
 
 def _p(p: float) -> str:
@@ -229,6 +310,8 @@ def _title(tr: TableResult) -> str:
     agg = {"mean": "mean over repetitions", "mean_std": "mean ± std over repetitions",
            "mean_rank": "rank of the columns within each row, on the means over repetitions"}[s.aggregate]
     head = f"{s.name}: {s.metric} ({agg})"
+    if _scale_note(tr):
+        head += f" [{_scale_note(tr)}]"
     return head + (f" - {s.caption}" if s.caption else "")
 
 
@@ -244,14 +327,18 @@ def to_markdown(tr: TableResult) -> str:
     s = tr.spec
     clab = list(tr.cells.columns)
     corner = SEP.join(s.rows) + " \\ " + SEP.join(s.columns)
-    rows = [[r] + [tr.cells.loc[r, c] for c in clab] for r in tr.cells.index]
+    rows = [[r] + [_marked(tr, r, c, tr.cells.loc[r, c], "markdown") for c in clab] for r in tr.cells.index]
     for lab, vals in tr.extra_rows.items():
         rows.append([f"*{lab}*"] + [vals.get(c, "") for c in clab])
     parts = [f"### {_title(tr)}", "", _md_table([corner] + clab, rows), "",
              f"{tr.n_runs} runs" + (f"; {tr.n_failed} failed runs left out" if tr.n_failed else "")]
+    if tr.marks:
+        parts += ["", "Bold: the best cell of its row (bold italic) and the cells not significantly different from it "
+                  f"(paired t-test over the repetitions, p >= {FOLD_ALPHA})."]
     if len(tr.tests):
         parts += ["", "Tests: " + "; ".join(
-            f"{t.test} {t.column}" + ("" if pd.isna(t.baseline) else f" vs {t.baseline}") + f": p={_p(t.pvalue)}"
+            f"{t.test} " + ("" if pd.isna(t.row) else f"[{t.row}] ") + f"{t.column}"
+            + ("" if pd.isna(t.baseline) else f" vs {t.baseline}") + f": p={_p(t.pvalue)}"
             + ("" if pd.isna(t.pvalue_holm) else f" (Holm {_p(t.pvalue_holm)})") + f", n={t.n}"
             for t in tr.tests.itertuples())]
     if tr.comparison is not None:
@@ -259,11 +346,16 @@ def to_markdown(tr: TableResult) -> str:
         d = s.digits
         f = (lambda x: "" if x is None or pd.isna(x) else f"{x:.{d}f}")
         rows = [[c.row, c.column, f(c.ours), f(c.paper), ("" if pd.isna(c.diff) else f"{c.diff:+.{d}f}")]
-                for c in tr.comparison.itertuples()]
-        n_match = int(tr.comparison["ours"].notna().sum())
-        parts += ["", f"Ours beside the paper ({src}); `paper` = published number, `diff` = ours - paper "
-                  f"({n_match} of {len(tr.comparison)} published cells have a result of ours):", "",
-                  _md_table(["row", "column", "ours", "paper", "diff"], rows)]
+                for c in tr.comparison.itertuples() if not pd.isna(c.ours)]
+        n_match = len(rows)
+        n_missing = len(tr.comparison) - n_match
+        at = f" at {tr.scale} scale" if _scale_note(tr) else ""
+        parts += ["", f"Ours{at} beside the paper ({src}); `paper` = published number, `diff` = ours - paper "
+                  f"({n_match} of {len(tr.comparison)} published cells have a result of ours"
+                  + (f"; the other {n_missing} are not shown: their dataset is not held or they did not run "
+                     "at this scale, as `interpretopt reproduce` lists in cells.csv" if n_missing else "") + "):"]
+        if rows:
+            parts += ["", _md_table(["row", "column", "ours", "paper", "diff"], rows)]
     return "\n".join(parts) + "\n"
 
 
@@ -291,7 +383,8 @@ def to_latex(tr: TableResult) -> str:
              r"\begin{tabular}{l" + "r" * len(clab) + "}", r"\toprule",
              " & ".join([_tex(SEP.join(s.rows))] + [_tex(c) for c in clab]) + r" \\", r"\midrule"]
     for r in tr.cells.index:
-        lines.append(" & ".join([_tex(r)] + [_tex(tr.cells.loc[r, c]) for c in clab]) + r" \\")
+        lines.append(" & ".join([_tex(r)] + [_marked(tr, r, c, _tex(tr.cells.loc[r, c]), "latex") for c in clab])
+                     + r" \\")
     if tr.extra_rows:
         lines.append(r"\midrule")
         for lab, vals in tr.extra_rows.items():
@@ -301,7 +394,8 @@ def to_latex(tr: TableResult) -> str:
         d = s.digits
         f = (lambda x: "" if x is None or pd.isna(x) else f"{x:.{d}f}")
         src = s.reference.source if s.reference is not None and s.reference.source else "published table"
-        lines += [r"\par\medskip", rf"\small Ours beside the paper ({_tex(src)})\par",
+        at = f" at {tr.scale} scale" if _scale_note(tr) else ""
+        lines += [r"\par\medskip", rf"\small Ours{at} beside the paper ({_tex(src)})\par",
                   r"\begin{tabular}{llrrr}", r"\toprule", r"row & column & ours & paper & diff \\", r"\midrule"]
         for c in tr.comparison.itertuples():
             dd = "" if pd.isna(c.diff) else f"{c.diff:+.{d}f}"
@@ -324,6 +418,7 @@ def to_csv(tr: TableResult) -> str:
             if tr.comparison is not None:
                 p, d = ref.get((r, c), (np.nan, np.nan))
                 rec["paper"], rec["diff"] = p, d
+            rec["scale"] = tr.scale
             recs.append(rec)
     return pd.DataFrame(recs).to_csv(index=False)
 

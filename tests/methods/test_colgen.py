@@ -290,7 +290,7 @@ def test_exact_pricing_needs_a_milp_solver_and_the_master_needs_duals():
     X, y = tiny(0)
     with pytest.raises(SolverError, match="MILP"):
         CG.column_generation(X, y, SPECS["C"], pricing="beam+milp", pricing_solver="ortools_glop")
-    with pytest.raises(SolverError, match="MILP"):
+    with pytest.raises(InputError, match="ortools_glop.*MILP"):
         BRCGClassifier(binarizer="passthrough", pricing="milp", pricing_solver="ortools_glop").fit(X.astype(int), y)
     with pytest.raises(SolverError, match="duals"):
         CG.column_generation(X, y, SPECS["C"], solver="ortools_cpsat")
