@@ -28,6 +28,7 @@ from interpretopt.data._datasets import (
     resolve_data_dir,
 )
 from interpretopt.data._split import kfold_indices, train_test_indices
+from interpretopt.data._unavailable import UNAVAILABLE_DATASETS, unavailable_reason
 from interpretopt.data._synthetic import make_circle, make_waveform, waveform_base_waves
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "FeatureType",
     "QuantileBinarizer",
     "TreeBinarizer",
+    "UNAVAILABLE_DATASETS",
     "dataset_from_csv",
     "dataset_from_frame",
     "infer_feature_types",
@@ -48,5 +50,6 @@ __all__ = [
     "make_waveform",
     "resolve_data_dir",
     "train_test_indices",
+    "unavailable_reason",
     "waveform_base_waves",
 ]

@@ -56,6 +56,10 @@ class TableResult:
         One row per test: ``test, column, baseline, statistic, pvalue, pvalue_holm, n``.
     comparison : pandas.DataFrame or None
         ``row, column, ours, paper, diff`` for every published cell.
+    scale : str
+        ``"full"``, ``"reduced"`` or ``"smoke"``: the scale the results were run at (from
+        their ``scale`` column; ``"mixed: ..."`` when they disagree). Titles and the
+        comparison with the paper say it whenever it is not the full protocol.
     """
 
     spec: TableSpec
@@ -68,6 +72,7 @@ class TableResult:
     comparison: pd.DataFrame | None = None
     n_runs: int = 0
     n_failed: int = 0
+    scale: str = "full"
 
 
 def _sort_key(v: Any):
@@ -212,7 +217,25 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
                 diff = ours - paper if paper is not None and not np.isnan(ours) else np.nan
                 comp.append({"row": r, "column": c, "ours": ours, "paper": paper, "diff": diff})
         comparison = pd.DataFrame(comp, columns=["row", "column", "ours", "paper", "diff"])
-    return TableResult(spec, mean, std, count, cells, extra, tests, comparison, n_runs=len(df), n_failed=n_failed)
+    return TableResult(spec, mean, std, count, cells, extra, tests, comparison, n_runs=len(df), n_failed=n_failed,
+                       scale=_scale_of(df))
+
+
+def _scale_of(df: pd.DataFrame) -> str:
+    """The scale of the result rows: their ``scale`` column, else their ``smoke`` flag."""
+    if "scale" in df.columns and df["scale"].notna().any():
+        vals = sorted({str(v) for v in df["scale"].dropna()})
+    elif "smoke" in df.columns:
+        vals = sorted({"smoke" if bool(v) else "full" for v in df["smoke"].dropna()})
+    else:
+        vals = []
+    if not vals:
+        return "full"
+    return vals[0] if len(vals) == 1 else "mixed: " + ", ".join(vals)
+
+
+def _scale_note(tr: TableResult) -> str:
+    return "" if tr.scale == "full" else f"{tr.scale} scale, not the published protocol"
 
 
 def _p(p: float) -> str:
@@ -229,6 +252,8 @@ def _title(tr: TableResult) -> str:
     agg = {"mean": "mean over repetitions", "mean_std": "mean ± std over repetitions",
            "mean_rank": "rank of the columns within each row, on the means over repetitions"}[s.aggregate]
     head = f"{s.name}: {s.metric} ({agg})"
+    if _scale_note(tr):
+        head += f" [{_scale_note(tr)}]"
     return head + (f" - {s.caption}" if s.caption else "")
 
 
@@ -259,11 +284,16 @@ def to_markdown(tr: TableResult) -> str:
         d = s.digits
         f = (lambda x: "" if x is None or pd.isna(x) else f"{x:.{d}f}")
         rows = [[c.row, c.column, f(c.ours), f(c.paper), ("" if pd.isna(c.diff) else f"{c.diff:+.{d}f}")]
-                for c in tr.comparison.itertuples()]
-        n_match = int(tr.comparison["ours"].notna().sum())
-        parts += ["", f"Ours beside the paper ({src}); `paper` = published number, `diff` = ours - paper "
-                  f"({n_match} of {len(tr.comparison)} published cells have a result of ours):", "",
-                  _md_table(["row", "column", "ours", "paper", "diff"], rows)]
+                for c in tr.comparison.itertuples() if not pd.isna(c.ours)]
+        n_match = len(rows)
+        n_missing = len(tr.comparison) - n_match
+        at = f" at {tr.scale} scale" if _scale_note(tr) else ""
+        parts += ["", f"Ours{at} beside the paper ({src}); `paper` = published number, `diff` = ours - paper "
+                  f"({n_match} of {len(tr.comparison)} published cells have a result of ours"
+                  + (f"; the other {n_missing} are not shown: their dataset is not held or they did not run "
+                     "at this scale, as `interpretopt reproduce` lists in cells.csv" if n_missing else "") + "):"]
+        if rows:
+            parts += ["", _md_table(["row", "column", "ours", "paper", "diff"], rows)]
     return "\n".join(parts) + "\n"
 
 
@@ -301,7 +331,8 @@ def to_latex(tr: TableResult) -> str:
         d = s.digits
         f = (lambda x: "" if x is None or pd.isna(x) else f"{x:.{d}f}")
         src = s.reference.source if s.reference is not None and s.reference.source else "published table"
-        lines += [r"\par\medskip", rf"\small Ours beside the paper ({_tex(src)})\par",
+        at = f" at {tr.scale} scale" if _scale_note(tr) else ""
+        lines += [r"\par\medskip", rf"\small Ours{at} beside the paper ({_tex(src)})\par",
                   r"\begin{tabular}{llrrr}", r"\toprule", r"row & column & ours & paper & diff \\", r"\midrule"]
         for c in tr.comparison.itertuples():
             dd = "" if pd.isna(c.diff) else f"{c.diff:+.{d}f}"
@@ -324,6 +355,7 @@ def to_csv(tr: TableResult) -> str:
             if tr.comparison is not None:
                 p, d = ref.get((r, c), (np.nan, np.nan))
                 rec["paper"], rec["diff"] = p, d
+            rec["scale"] = tr.scale
             recs.append(rec)
     return pd.DataFrame(recs).to_csv(index=False)
 
