@@ -7,8 +7,9 @@ methods, chosen per region by :class:`PolytopeSampler`:
 **Rejection** from a box: points uniform in the box, kept when they satisfy ``C x <= b``.
 The kept points are exactly uniform in ``R``. It is used while its acceptance rate is at
 least ``min_acceptance``. When the acceptance in the given box is lower, the box is first
-tightened to the exact bounding box of ``R`` (``2 d`` small LPs,
-:meth:`interpretopt.rules.Polytope.bounds`), which can only raise the acceptance.
+shrunk by bound propagation (:meth:`interpretopt.rules.Polytope.propagate_bounds`: every
+point of ``R`` stays inside, no LP), which can only raise the acceptance; thin cells along
+an axis then become cheap for rejection.
 
 **Hit-and-run** (Smith 1984) when the acceptance stays below ``min_acceptance`` (oblique
 cells in 8-13 dimensions accept 0.1% or less of a box's points; a 10-D simplex accepts
@@ -55,7 +56,7 @@ class SamplerStats:
     n_chains: int = 0
     burn_in: int = 0
     thin: int = 0
-    tightened: bool = False  # the box was tightened to R's exact bounding box by LPs
+    tightened: bool = False  # the box was shrunk by bound propagation before rejection
     n_lps: int = 0
 
 
@@ -159,9 +160,8 @@ class PolytopeSampler:
             return
         acc = self._estimate(self.lo, self.hi)
         if acc < self.min_acceptance and self.requested == "auto" or acc == 0.0:
-            # tighten the box to R's exact bounding box, then estimate again
-            tight = self.polytope.bounds(self.lo, self.hi)
-            self.stats.n_lps += 2 * self.d
+            # shrink the box by bound propagation (it keeps all of R), then estimate again
+            tight = self.polytope.propagate_bounds(self.lo, self.hi)
             self.stats.tightened = True
             if tight is None:
                 self.empty = True

@@ -229,8 +229,10 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
             break
         want = batch_size if max_samples is None else min(batch_size, max_samples - trace.n_sampled)
         if ps is None:
+            # one hit-and-run chain per point of a batch: each batch is one step of thinning
             ps = PolytopeSampler(polytope, lo, hi, rng, starts=starts, method=sampler, min_acceptance=min_acceptance,
-                                 burn_in=burn_in, thin=thin, max_draws=max_draws)
+                                 n_chains=min(1000, int(batch_size)), burn_in=burn_in, thin=thin,
+                                 max_draws=max_draws)
         Xb = ps.draw(want)
         if Xb.shape[0] == 0:
             trace.stopped_by = "empty_region" if ps.empty else "draw_limit"
@@ -456,8 +458,9 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
     -------
     tree : TranslationTree
     stats : dict
-        ``n_queries`` (oracle calls on rows), ``n_nodes``, ``sampling_time``, ``split_time``,
-        ``boundary_time``, ``oracle_time``, ``n_eq7_unmet`` (nodes whose sampling stopped
+        ``n_queries`` (oracle calls on rows), ``n_nodes``, wall seconds ``sampling_time``
+        (drawing points, without the oracle), ``split_time``, ``boundary_time``,
+        ``oracle_time``, the same in process CPU seconds (``*_cpu``), ``n_eq7_unmet`` (nodes whose sampling stopped
         before eq. 7 was met, by a cap or an empty region), ``sampling_methods`` (nodes per
         sampling method).
     """
@@ -474,13 +477,22 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
         raise InputError(f"unknown sampling option(s) {unknown}; valid: sampler, min_acceptance, burn_in, thin, "
                          "max_draws")
     n, d = X.shape
-    stats: dict[str, Any] = {"n_queries": 0, "oracle_time": 0.0, "sampling_time": 0.0, "split_time": 0.0,
-                             "boundary_time": 0.0, "n_eq7_unmet": 0, "sampling_methods": {}}
+    stats: dict[str, Any] = {"n_queries": 0, "n_eq7_unmet": 0, "sampling_methods": {}}
+    for part in ("oracle", "sampling", "split", "boundary"):
+        stats[f"{part}_time"] = 0.0
+        stats[f"{part}_cpu"] = 0.0
+
+    def clock() -> tuple[float, float]:
+        return time.perf_counter(), time.process_time()
+
+    def add(part: str, t0: tuple[float, float], minus: tuple[float, float] = (0.0, 0.0)) -> None:
+        stats[f"{part}_time"] += time.perf_counter() - t0[0] - minus[0]
+        stats[f"{part}_cpu"] += time.process_time() - t0[1] - minus[1]
 
     def counted_oracle(Z: np.ndarray) -> np.ndarray:
-        t = time.perf_counter()
+        t = clock()
         out = np.asarray(oracle(Z)).astype(np.int8).ravel()
-        stats["oracle_time"] += time.perf_counter() - t
+        add("oracle", t)
         stats["n_queries"] += Z.shape[0]
         if out.shape[0] != Z.shape[0]:
             raise InputError(f"the oracle returned {out.shape[0]} labels for {Z.shape[0]} rows")
@@ -508,14 +520,14 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
             hi = np.minimum(hi + pad, root_hi)
         else:
             lo, hi = root_lo.copy(), root_hi.copy()
-        t = time.perf_counter()
-        o0 = stats["oracle_time"]
+        t = clock()
+        o0 = (stats["oracle_time"], stats["oracle_cpu"])
         Xs, ys, trace = sample_on_demand(node.polytope, lo, hi, counted_oracle, rng, n_inherited=Xn.shape[0],
                                          n_positive=int(yn.sum()), cutoff_variance=cutoff_variance,
                                          batch_size=batch_size, min_batches=min_batches,
                                          max_samples=max_node_samples, starts=Xn, **sampling)
         # sampling time excludes the oracle's own time on the sampled points
-        stats["sampling_time"] += time.perf_counter() - t - (stats["oracle_time"] - o0)
+        add("sampling", t, (stats["oracle_time"] - o0[0], stats["oracle_cpu"] - o0[1]))
         if not trace.eq7_met:
             stats["n_eq7_unmet"] += 1
         if trace.method:
@@ -537,9 +549,9 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
         elif node.depth >= max_depth:
             node.stop_reason = "max_depth"
         else:
-            t = time.perf_counter()
+            t = clock()
             split = split_fn(Xn, yn, node.path)
-            stats["split_time"] += time.perf_counter() - t
+            add("split", t)
             if split is None:
                 node.stop_reason = "no_split"
             else:
@@ -562,9 +574,9 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
                         pending.append((child, Xn[mask], yn[mask]))
                     stack.extend(reversed(pending))
         if node.split is None and node.uncertain and boundary_fn is not None:
-            t = time.perf_counter()
+            t = clock()
             node.boundary = boundary_fn(Xn, yn, node.path)
-            stats["boundary_time"] += time.perf_counter() - t
+            add("boundary", t)
         if callback is not None:
             callback(node)
     stats["n_nodes"] = len(nodes)

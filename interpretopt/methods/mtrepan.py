@@ -596,7 +596,7 @@ class _TranslatorBase(BaseEstimator):
         self.lp_status_counts_: dict[str, int] = {}
         sampling = {"sampler": self.sampler, "min_acceptance": float(self.min_acceptance), "burn_in": self.burn_in,
                     "thin": self.thin, "max_draws": self.max_draws}
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         tree, stats = grow_translation_tree(
             X, oracle, self._split, max_depth=int(self.max_depth), cutoff_entropy=float(self.cutoff_entropy),
             cutoff_variance=float(self.cutoff_variance), box_margin=float(self.box_margin),
@@ -604,6 +604,7 @@ class _TranslatorBase(BaseEstimator):
             seed=self._seed, leaf_label=self.leaf_label, root_label=self.root_label, sampling=sampling,
             boundary_fn=self._svm if self.boundary_estimates else None)
         self.fit_time_ = time.perf_counter() - t0
+        self.fit_cpu_ = time.process_time() - c0
         self.tree_ = tree
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
@@ -942,10 +943,12 @@ class MTREPANClassifier(_TranslatorBase):
         Node LPs per status.
     n_eq7_unmet_ : int
         Nodes where sampling stopped before eq. 7 was met (0 unless a cap is set).
-    fit_time_ : float
+    fit_time_, fit_cpu_ : float
+        Wall and process CPU seconds of ``fit``.
     stats_ : dict
-        Times (``sampling_time`` without the target's own time, ``oracle_time``,
-        ``split_time``, ``boundary_time``), ``n_nodes``, ``sampling_methods``.
+        Times in wall seconds (``sampling_time`` without the target's own time,
+        ``oracle_time``, ``split_time``, ``boundary_time``) and the same in CPU seconds
+        (``*_cpu``), ``n_nodes``, ``sampling_methods``.
     root_box_ : (lo, hi)
 
     Examples

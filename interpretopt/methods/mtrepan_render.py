@@ -50,6 +50,9 @@ def polygon_2d(polytope: Any, lo: Any, hi: Any) -> np.ndarray:
         poly = _clip_polygon(poly, c, b)
         if poly.shape[0] == 0:
             break
+    if poly.shape[0] > 1:  # a clipping line through a vertex repeats it
+        keep = np.linalg.norm(poly - np.roll(poly, 1, axis=0), axis=1) > 1e-12 * (1.0 + np.abs(poly).max())
+        poly = poly[keep]
     return poly
 
 

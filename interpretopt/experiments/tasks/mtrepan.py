@@ -1,8 +1,9 @@
 """Experiment task ``mtrepan``: global translation by MTRE-PAN or TRE-PAN (Almerri et al., Tables 2-9).
 
-One run = one (dataset, target, variant, evaluation depth, repetition). The tree of a
-(dataset, target, variant, repetition) is grown once up to ``grow_depth`` (cached in the
-process; its seed does not depend on ``depth``) and evaluated truncated at ``depth`` (root =
+One run = one (dataset, target, variant, evaluation depth, repetition). The target and the
+tree of a (dataset, target, variant, repetition) are built once (``ctx.memo``; their seeds
+come from ``ctx.seed_for`` and do not depend on ``depth``); the tree is grown up to
+``grow_depth`` and evaluated truncated at ``depth`` (root =
 depth 1, the paper's convention). Because every node draws from its own seeded generator,
 the truncated tree is exactly the tree a run with ``max_depth = depth`` would grow.
 
@@ -64,9 +65,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import io
-import threading
 import time
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -75,11 +74,6 @@ __all__ = ["run", "make_translator", "release_split", "VARIANTS", "EVALUATIONS"]
 
 VARIANTS = ("mtrepan", "trepan", "trepan_c45")
 EVALUATIONS = ("paper", "held_out", "both")
-
-_TREES: OrderedDict = OrderedDict()
-_TARGETS: OrderedDict = OrderedDict()
-_LOCK = threading.Lock()
-_MAX_CACHED = 8
 
 _GROW_KEYS = ("variant", "grow_depth", "cutoff_entropy", "cutoff_variance", "box_margin", "batch_size", "C",
               "class_weight", "leaf_label", "root_label", "criterion", "trepan_splitter", "max_node_samples",
@@ -137,7 +131,6 @@ def release_split(y: np.ndarray, test_size: float, seed: int, balance: bool) -> 
 def _target(ctx, train: np.ndarray, val: np.ndarray):
     """The black box: the circle, or the named network trained on ``train`` with ``val`` picking its best call."""
     from interpretopt.blackbox import CircleTarget, make_model
-    from interpretopt.experiments.runner import hash_seed
 
     if not ctx.models:
         if ctx.dataset.name != "circle":
@@ -148,46 +141,15 @@ def _target(ctx, train: np.ndarray, val: np.ndarray):
         raise ValueError(f"the mtrepan task translates one model, got {list(ctx.models)}")
     name = ctx.models[0]
     overrides = {arg: ctx.params[k] for k, arg in _NET_KEYS.items() if ctx.params.get(k) is not None}
-    h = hashlib.sha1()
-    for a in (ctx.X[train], ctx.y[train], ctx.X[val], ctx.y[val]):
-        h.update(np.ascontiguousarray(a).tobytes())
-    h.update(repr((name, sorted(overrides.items()), ctx.rep)).encode())
-    key = h.hexdigest()[:20]
-    with _LOCK:
-        hit = _TARGETS.get(key)
-    if hit is not None:
-        return hit, name
-    env = getattr(ctx, "_env", None)
-    out_dir = getattr(env, "out_dir", None)
-    path = None
-    model = None
-    if out_dir:
-        from pathlib import Path
+    deps = dict(model=name, overrides=overrides, train=train, val=val, rep=ctx.rep)
 
-        path = Path(out_dir) / "blackbox" / f"{name}-{key}.joblib"
-        if path.is_file():
-            import joblib
-
-            try:
-                model = joblib.load(path)
-            except Exception:
-                model = None
-    if model is None:
-        seed = hash_seed("mtrepan-target", ctx.dataset_label, name, ctx.rep, key)
-        model = make_model(name, random_state=seed, **overrides)
+    def make():
+        model = make_model(name, random_state=ctx.seed_for("mtrepan/target", **deps), **overrides)
         if len(val) and "X_val" in inspect.signature(model.fit).parameters:
-            model.fit(ctx.X[train], ctx.y[train], X_val=ctx.X[val], y_val=ctx.y[val])
-        else:
-            model.fit(ctx.X[train], ctx.y[train])
-        if path is not None:
-            from interpretopt.experiments.runner import _dump_atomic
+            return model.fit(ctx.X[train], ctx.y[train], X_val=ctx.X[val], y_val=ctx.y[val])
+        return model.fit(ctx.X[train], ctx.y[train])
 
-            _dump_atomic(model, path)
-    with _LOCK:
-        _TARGETS[key] = model
-        while len(_TARGETS) > _MAX_CACHED:
-            _TARGETS.popitem(last=False)
-    return model, name
+    return ctx.memo("mtrepan/target", make, **deps), name
 
 
 def _depths(value) -> set:
@@ -214,8 +176,6 @@ def _metrics(est, target, X: np.ndarray, depth: int, margin: float, suffix: str 
 
 
 def run(ctx) -> dict:
-    from interpretopt.experiments.runner import hash_seed
-
     params = ctx.params
     depth = int(params.get("depth", params.get("grow_depth", 10)))
     grow_depth = int(params.get("grow_depth", max(depth, 10)))
@@ -225,7 +185,8 @@ def run(ctx) -> dict:
     if evaluation not in EVALUATIONS:
         raise ValueError(f"params.evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}")
     test_size = float(params.get("test_size", 0.3))
-    split_seed = hash_seed("mtrepan-split", ctx.dataset_label, ctx.rep)
+    split_seed = ctx.seed_for("mtrepan/split", rep=ctx.rep, test_size=test_size,
+                              balance=bool(params.get("balance_classes", False)))
     train, val = release_split(ctx.y, test_size, split_seed, bool(params.get("balance_classes", False)))
     if evaluation != "paper" and val.size == 0:
         raise ValueError(f"evaluation {evaluation!r} needs held-out rows; set test_size > 0")
@@ -233,25 +194,20 @@ def run(ctx) -> dict:
     X_tr = ctx.X[train]
     grow = {k: params.get(k) for k in _GROW_KEYS}
     grow["grow_depth"] = grow_depth
-    rows_hash = hashlib.sha1(np.ascontiguousarray(train, dtype=np.int64).tobytes()).hexdigest()[:16]
-    seed = hash_seed("mtrepan-tree", ctx.dataset_label, ctx.rep, target_name, rows_hash)
-    key = (ctx.dataset_label, ctx.X.shape, rows_hash, target_name, ctx.rep, ctx.solver, repr(sorted(grow.items())),
-           repr(sorted((k, params.get(k)) for k in _NET_KEYS)))
-    with _LOCK:
-        cached = _TREES.get(key)
-    if cached is None:
-        est = make_translator({**params, "grow_depth": grow_depth}, seed, ctx.solver, ctx.settings)
+    net = {k: params.get(k) for k in _NET_KEYS}
+    deps = dict(train=train, val=val, target=target_name, rep=ctx.rep, grow=grow, net=net)
+
+    def grow_tree():
+        est = make_translator({**params, "grow_depth": grow_depth}, ctx.seed_for("mtrepan/tree", **deps),
+                              ctx.solver, ctx.settings)
         est.fit(X_tr, target)
         lo, hi = est.root_box_
         n_eval = int(np.floor(float(params.get("eval_fraction", 0.5)) * est.tree_.nodes[0].n_samples))
-        rng = np.random.default_rng(hash_seed("mtrepan-eval", ctx.dataset_label, ctx.rep, rows_hash,
-                                              params.get("variant", "mtrepan")))
+        rng = ctx.rng_for("mtrepan/eval", **deps)
         U = lo + rng.random((max(n_eval, 1), X_tr.shape[1])) * (hi - lo)
-        cached = (est, U)
-        with _LOCK:
-            _TREES[key] = cached
-            while len(_TREES) > _MAX_CACHED:
-                _TREES.popitem(last=False)
+        return est, U
+
+    cached = ctx.memo("mtrepan/tree", grow_tree, **deps)
     est, U = cached
     margin = float(params.get("margin", 0.05))
     t0 = time.perf_counter()
@@ -272,6 +228,8 @@ def run(ctx) -> dict:
         "n_root": int(est.tree_.nodes[0].n_samples),
         "n_queries": est.n_queries_,
         "fit_seconds": est.fit_time_,
+        "fit_cpu_seconds": est.fit_cpu_,
+        "sampling_cpu_seconds": float(st["sampling_cpu"]),
         "lp_seconds": est.lp_time_,
         "sampling_seconds": float(st["sampling_time"]),
         "oracle_seconds": float(st["oracle_time"]),
