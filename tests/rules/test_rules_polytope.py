@@ -134,3 +134,29 @@ def test_intervals_render_one_sided_bounds_and_dict_round_trip():
     assert Polytope.from_dict(P.to_dict()) == P
     with pytest.raises(InputError, match="keys 'C'"):
         Polytope.from_dict({"A": []})
+
+
+@given(arrays(float, (4, 3), elements=st.integers(-20, 20).map(lambda v: v / 10)),
+       arrays(float, 4, elements=st.integers(-5, 20).map(lambda v: v / 10)))
+def test_property_propagated_bounds_keep_every_point_and_only_shrink(C, b):
+    P = Polytope(C, b)
+    lo, hi = -np.ones(3), np.ones(3)
+    X = np.random.default_rng(1).uniform(-1, 1, (4000, 3))
+    inside = X[P.contains(X, tol=0.0)]
+    box = P.propagate_bounds(lo, hi)
+    if box is None:  # a proof of emptiness must be right
+        assert inside.shape[0] == 0 and P.bounds(lo, hi) is None
+        return
+    plo, phi = box
+    assert (plo >= lo - 1e-12).all() and (phi <= hi + 1e-12).all()
+    assert ((inside >= plo - 1e-9) & (inside <= phi + 1e-9)).all()
+    exact = P.bounds(lo, hi)
+    if exact is not None:  # never tighter than the exact box
+        assert (plo <= exact[0] + 1e-7).all() and (phi >= exact[1] - 1e-7).all()
+
+
+def test_propagation_finds_an_axis_sliver():
+    P = Polytope.bounding_box([0, 0], [1, 1]).add([1.0, 0.01], 0.02)
+    lo, hi = P.propagate_bounds([0, 0], [1, 1])
+    assert hi[0] <= 0.02 + 1e-12 and lo[0] == 0 and hi[1] == 1
+    assert P.add([-1.0, 0.0], -0.5).propagate_bounds([0, 0], [1, 1]) is None
