@@ -273,20 +273,19 @@ class MTREPANNetwork(ClassifierMixin, BaseEstimator):
                 loss = -float(np.sum(T * np.log(out + eps))) / n
             np.subtract(out, T, out=d3)
             d3 /= n
-        np.dot(a2.T, d3, out=G[2])
-        np.sum(d3, axis=0, out=G[5])
-        np.dot(d3, W3.T, out=d2)
-        np.subtract(1.0, a2, out=t)
-        t *= a2
-        d2 *= t
-        np.dot(a1.T, d2, out=G[1])
-        np.sum(d2, axis=0, out=G[4])
-        np.dot(d2, W2.T, out=d1)
-        np.subtract(1.0, a1, out=t)
-        t *= a1
-        d1 *= t
-        np.dot(Z.T, d1, out=G[0])
-        np.sum(d1, axis=0, out=G[3])
+        # back-propagation through the three layers: gradient of layer k from the delta at its output
+        acts, deltas = (Z, a1, a2), (None, d1, d2)
+        d = d3
+        for k in (2, 1, 0):
+            np.dot(acts[k].T, d, out=G[k])
+            np.sum(d, axis=0, out=G[3 + k])
+            if k:
+                nxt = deltas[k]
+                np.dot(d, P[k].T, out=nxt)
+                np.subtract(1.0, acts[k], out=t)
+                t *= acts[k]
+                nxt *= t
+                d = nxt
         if self.alpha:
             loss += 0.5 * self.alpha * sum(float(np.vdot(w, w)) for w in (W1, W2, W3))
             for g, w in zip(G[:3], (W1, W2, W3)):
