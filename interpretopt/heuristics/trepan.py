@@ -94,6 +94,11 @@ class SamplingTrace:
     variance of the positive-rate estimate ended at or below the cutoff. ``method``,
     ``acceptance``, ``n_draws``, ``n_steps``, ``n_chains``, ``burn_in``, ``thin`` and
     ``tightened`` come from :class:`~interpretopt.heuristics.polytope_sampling.PolytopeSampler`.
+    ``variance_inflation`` (hit-and-run nodes with at least two points per chain): the
+    variance of the sampled points' positive rate estimated from the spread of the chains'
+    own rates, divided by eq. 7's ``p (1 - p) / n`` for independent points; above 1 when
+    successive points of a chain are correlated, so that eq. 7 understates the estimate's
+    variance by that factor.
     """
 
     n_inherited: int = 0
@@ -110,6 +115,7 @@ class SamplingTrace:
     burn_in: int = 0
     thin: int = 0
     tightened: bool = False
+    variance_inflation: float = float("nan")
     variances: list = field(default_factory=list)
 
 
@@ -216,6 +222,7 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
     X_parts: list[np.ndarray] = []
     y_parts: list[np.ndarray] = []
     ps: PolytopeSampler | None = None
+    chain_pos = chain_n = None
     while True:
         if trace.n_batches >= min_batches and N > 0:
             p = pos / N
@@ -238,6 +245,13 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
             trace.stopped_by = "empty_region" if ps.empty else "draw_limit"
             break
         yb = np.asarray(oracle(Xb)).astype(np.int8).ravel()
+        if ps.stats.method == "hit_and_run":
+            k = ps.stats.n_chains
+            if chain_pos is None:
+                chain_pos, chain_n = np.zeros(k), np.zeros(k)
+            m = yb.shape[0]  # point i of a batch comes from chain i
+            chain_pos[:m] += yb
+            chain_n[:m] += 1
         X_parts.append(Xb)
         y_parts.append(yb)
         trace.n_batches += 1
@@ -254,6 +268,13 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
         p = pos / N
         trace.variance = p * (1 - p) / N
     trace.eq7_met = bool(N > 0 and trace.variance <= cutoff_variance)
+    if chain_n is not None and chain_n.min() >= 2:
+        rates = chain_pos / chain_n
+        n_h = chain_n.sum()
+        p_h = chain_pos.sum() / n_h
+        if 0.0 < p_h < 1.0:
+            trace.variance_inflation = float(np.var(rates, ddof=1) / chain_n.shape[0]
+                                             / (p_h * (1 - p_h) / n_h))
     if ps is not None:
         st = ps.stats
         trace.method, trace.acceptance, trace.n_draws = st.method, st.acceptance, st.n_draws

@@ -911,7 +911,7 @@ _COMMON_PARAMS_DOC = """
         least ``min_acceptance`` of its proposals, else hit-and-run.
     min_acceptance : float, default 0.02
     burn_in, thin : int or None
-        Hit-and-run's burn-in and thinning (``None``: ``10 d + 20`` and ``d``).
+        Hit-and-run's burn-in and thinning (``None``: ``10 d + 20`` and ``3 d``).
     max_draws : int or None, default None
         With ``sampler="rejection"`` only: cap on box points per node (it then warns and
         records that eq. 7 was not met).

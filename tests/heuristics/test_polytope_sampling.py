@@ -113,3 +113,17 @@ def test_bad_input():
         PolytopeSampler(P, [0, 0, 0], [1, 1, 1], np.random.default_rng(0))
     with pytest.raises(InputError, match="finite"):
         PolytopeSampler(P, [0, -math.inf], [1, 1], np.random.default_rng(0))
+
+
+def test_sampling_on_demand_records_the_variance_inflation_of_hit_and_run():
+    from interpretopt.heuristics.trepan import sample_on_demand
+
+    d = 6
+    rng = np.random.default_rng(5)
+    P = _simplex(d)
+    X, y, tr = sample_on_demand(P, np.zeros(d), np.ones(d), lambda Z: (Z[:, 0] > 0.1).astype(int), rng,
+                                n_inherited=0, n_positive=0, cutoff_variance=1e-4, batch_size=200,
+                                starts=_simplex_points(rng, 100, d))
+    assert tr.method == "hit_and_run" and tr.eq7_met and tr.n_chains == 200
+    assert np.isfinite(tr.variance_inflation) and 0.3 < tr.variance_inflation < 10
+    assert X.shape[0] == tr.n_sampled and P.contains(X, tol=1e-9).all()
