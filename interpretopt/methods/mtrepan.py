@@ -52,13 +52,26 @@ from __future__ import annotations
 import time
 import warnings
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from typing import Any
 
-import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
 
-from interpretopt._validation import as_generator, check_in_range, check_int, check_X, feature_names_of
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from interpretopt._validation import (
+    RANDOM_STATE,
+    ContractMixin,
+    HasMethods,
+    Interval,
+    StrOptions,
+    as_generator,
+    check_fitted,
+    check_int,
+    check_solver,
+    render_names,
+    validate_data,
+)
 from interpretopt.exceptions import InputError
 from interpretopt.heuristics.polytope_sampling import SAMPLING_METHODS
 from interpretopt.heuristics.trepan import (
@@ -449,10 +462,36 @@ class BoundaryPiece:
 # estimators
 
 
-class _TranslatorBase(BaseEstimator):
+class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
     """Shared parameters, validation and fitted API of MTRE-PAN and TRE-PAN."""
 
     _split_kind = ""
+
+    _parameter_constraints: dict = {
+        "max_depth": [Interval(Integral, 1, 64, closed="both")],
+        "cutoff_entropy": [Interval(Real, 0, 1, closed="left")],
+        "cutoff_variance": [Interval(Real, 0, 0.25, closed="right")],
+        "margin": [Interval(Real, 0, 0.5, closed="neither")],
+        "box_margin": [Interval(Real, 0, 1, closed="both")],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "min_batches": [Interval(Integral, 0, None, closed="left")],
+        "max_node_samples": [Interval(Integral, 1, None, closed="left"), None],
+        "leaf_label": [StrOptions(set(LEAF_LABELS))],
+        "root_label": [StrOptions(set(ROOT_LABELS))],
+        "boundary_estimates": ["boolean"],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+        "solver": [str],
+        "solver_settings": [HasMethods(["replace"]), dict, None],
+        "lp_path": [StrOptions(set(LP_PATHS))],
+        "max_lp_samples": [Interval(Integral, 2, None, closed="left"), None],
+        "sampler": [StrOptions(set(SAMPLING_METHODS))],
+        "min_acceptance": [Interval(Real, 0, 1, closed="right")],
+        "burn_in": [Interval(Integral, 0, None, closed="left"), None],
+        "thin": [Interval(Integral, 1, None, closed="left"), None],
+        "max_draws": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": RANDOM_STATE,
+    }
 
     def __init__(self, *, max_depth: int = 10, cutoff_entropy: float = 0.0808, cutoff_variance: float = 1e-5,
                  margin: float = 0.05, box_margin: float = 0.05, batch_size: int = 1000, min_batches: int = 1,
@@ -487,33 +526,17 @@ class _TranslatorBase(BaseEstimator):
         self.random_state = random_state
 
     # -- validation
-    def _validate(self) -> None:
-        check_int("max_depth", self.max_depth, 1, 64)
-        check_in_range("cutoff_entropy", self.cutoff_entropy, 0.0, 1.0, high_open=True)
-        check_in_range("cutoff_variance", self.cutoff_variance, 0.0, 0.25, low_open=True)
-        check_in_range("margin", self.margin, 0.0, 0.5, low_open=True, high_open=True)
-        check_in_range("box_margin", self.box_margin, 0.0, 1.0)
-        check_int("batch_size", self.batch_size, 1)
-        check_int("min_batches", self.min_batches, 0)
-        for name, low in (("max_node_samples", 1), ("max_lp_samples", 2), ("burn_in", 0), ("thin", 1),
-                          ("max_draws", 1)):
-            if getattr(self, name) is not None:
-                check_int(name, getattr(self, name), low)
-        if self.leaf_label not in LEAF_LABELS:
-            raise InputError(f"leaf_label must be one of {', '.join(LEAF_LABELS)}, got {self.leaf_label!r}")
-        if self.root_label not in ROOT_LABELS:
-            raise InputError(f"root_label must be one of {', '.join(ROOT_LABELS)}, got {self.root_label!r}")
-        if self.sampler not in SAMPLING_METHODS:
-            raise InputError(f"sampler must be one of {', '.join(SAMPLING_METHODS)}, got {self.sampler!r}")
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        check_solver(self.solver, ("lp",), owner=type(self).__name__)
         if self.max_draws is not None and self.sampler != "rejection":
-            raise InputError("max_draws caps rejection sampling only; set sampler='rejection' or drop max_draws "
-                             "(the default sampler never gives up)")
-        check_in_range("min_acceptance", self.min_acceptance, 0.0, 1.0, low_open=True)
-        check_in_range("C", self.C, 0.0, low_open=True)
-        if self.lp_path not in LP_PATHS:
-            raise InputError(f"lp_path must be one of {', '.join(LP_PATHS)}, got {self.lp_path!r}")
-        if not isinstance(self.solver, str):
-            raise InputError(f"solver must be a solver name, got {self.solver!r}")
+            raise InputError(f"{type(self).__name__}: max_draws caps rejection sampling only; set "
+                             "sampler='rejection' or drop max_draws (the default sampler never gives up)")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # the paper translates binary classifiers
+        return tags
 
     def _settings(self):
         from interpretopt.solvers import SolveSettings
@@ -582,9 +605,8 @@ class _TranslatorBase(BaseEstimator):
             the variance rule (eq. 7) was met; ``n_eq7_unmet_`` counts them and each node's
             ``sampling.eq7_met`` says which.
         """
-        self._validate()
-        names = feature_names_of(X)
-        X = check_X(X)
+        self._validate_params()
+        X = validate_data(self, X, reset=True)
         oracle, classes = make_oracle(model)
         rng = as_generator(self.random_state)
         self._seed = int(rng.integers(2**62))
@@ -607,8 +629,6 @@ class _TranslatorBase(BaseEstimator):
         self.fit_cpu_ = time.process_time() - c0
         self.tree_ = tree
         self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
-        self.feature_names_in_ = names
         self.n_queries_ = int(stats["n_queries"])
         self.stats_ = stats
         self.n_eq7_unmet_ = int(stats["n_eq7_unmet"])
@@ -630,28 +650,28 @@ class _TranslatorBase(BaseEstimator):
         return check_int("depth", depth, 1)
 
     def _X(self, X: Any) -> np.ndarray:
-        check_is_fitted(self, "tree_")
-        X = check_X(X)
-        if X.shape[1] != self.n_features_in_:
-            raise InputError(f"X has {X.shape[1]} columns but the translation was fitted on {self.n_features_in_}")
-        return X
+        check_fitted(self, "tree_")
+        return validate_data(self, X, reset=False)
 
     def apply(self, X: Any, depth: int | None = None) -> np.ndarray:
         """Id of the leaf (node) each row lands in; ``depth`` truncates the tree (root = 1)."""
-        return self.tree_.apply(self._X(X), self._check_depth(depth))
+        X = self._X(X)
+        return self.tree_.apply(X, self._check_depth(depth))
 
     def predict(self, X: Any, depth: int | None = None) -> np.ndarray:
         """The leaf label of each row (uncertain leaves give their label too: majority or side)."""
-        lab, _ = self.tree_.predict_index(self._X(X), self._check_depth(depth))
+        X = self._X(X)
+        lab, _ = self.tree_.predict_index(X, self._check_depth(depth))
         return self.classes_[lab]
 
     def predict_uncertain(self, X: Any, depth: int | None = None) -> np.ndarray:
         """Boolean (n,): rows landing in uncertain leaves."""
-        _, unc = self.tree_.predict_index(self._X(X), self._check_depth(depth))
+        X = self._X(X)
+        _, unc = self.tree_.predict_index(X, self._check_depth(depth))
         return unc
 
     def leaf_count(self, depth: int | None = None) -> int:
-        check_is_fitted(self, "tree_")
+        check_fitted(self, "tree_")
         return self.tree_.leaf_count(self._check_depth(depth))
 
     def parity(self, model: Any, X: Any, *, depth: int | None = None, margin: float | None = None,
@@ -687,7 +707,7 @@ class _TranslatorBase(BaseEstimator):
             boundary=None if bnd is None else Polytope(bnd.c[None, :], np.array([bnd.b])),
             eq7_met=bool(nd.sampling.eq7_met) if nd.sampling is not None else True,
             stop_reason=nd.stop_reason if nd.split is None else "depth",
-            feature_names=tuple(self.feature_names_in_))
+            feature_names=tuple(render_names(self)))
         self._leaf_cache[key] = leaf
         return leaf
 
@@ -697,7 +717,7 @@ class _TranslatorBase(BaseEstimator):
         ``minimal=True`` (default) removes the redundant rows of every leaf by LPs (the
         result is cached per leaf); ``minimal=False`` keeps every row (box and path rows).
         """
-        check_is_fitted(self, "tree_")
+        check_fitted(self, "tree_")
         depth = self._check_depth(depth)
         return [self._leaf_explanation(nd, minimal) for nd in sorted(self.tree_.leaves(depth), key=lambda n: n.node_id)]
 
@@ -713,7 +733,7 @@ class _TranslatorBase(BaseEstimator):
         """
         from scipy.optimize import linprog
 
-        check_is_fitted(self, "tree_")
+        check_fitted(self, "tree_")
         depth = self._check_depth(depth)
         xv = self._X(np.asarray(x, dtype=float).reshape(1, -1))[0]
         nid = int(self.tree_.apply(xv[None, :], depth)[0])
@@ -743,7 +763,7 @@ class _TranslatorBase(BaseEstimator):
             if res.status == 0 and res.fun < best[0]:
                 best = (float(res.fun), nd, np.asarray(res.x[:d]))
         pred = self.classes_[self.tree_.label_of(self.tree_.nodes[nid])]
-        names = tuple(self.feature_names_in_)
+        names = tuple(render_names(self))
         if best[1] is None:
             return PointExplanation(x=xv, label=leaf.label, predicted_label=pred, leaf=leaf, nearest_other=None,
                                     nearest_point=None, distance=float("inf"), changes={}, feature_names=names)
@@ -765,7 +785,7 @@ class _TranslatorBase(BaseEstimator):
         """
         from scipy.optimize import linprog
 
-        check_is_fitted(self, "tree_")
+        check_fitted(self, "tree_")
         depth = self._check_depth(depth)
         tree = self.tree_
         leaf_ids = {nd.node_id for nd in tree.leaves(depth)}
@@ -844,7 +864,7 @@ class _TranslatorBase(BaseEstimator):
         """:meth:`to_dict` as JSON text, written to ``path`` when given."""
         from interpretopt.methods.mtrepan_render import translation_to_json
 
-        check_is_fitted(self, "tree_")
+        check_fitted(self, "tree_")
         return translation_to_json(self, path, self._check_depth(depth))
 
     def to_frame(self, depth: int | None = None):
@@ -852,7 +872,7 @@ class _TranslatorBase(BaseEstimator):
         (see :func:`~interpretopt.methods.mtrepan_render.leaves_frame`)."""
         from interpretopt.methods.mtrepan_render import leaves_frame
 
-        return leaves_frame(self.leaves(depth), list(self.feature_names_in_))
+        return leaves_frame(self.leaves(depth), render_names(self))
 
     def plot_2d(self, model: Any = None, *, depth: int | None = None, ax: Any = None, **kwargs: Any):
         """Figure 3: the leaf polytopes over the target's decision regions (two features only)."""
@@ -1002,12 +1022,9 @@ class TREPANClassifier(_TranslatorBase):
         self.splitter = splitter
         self.criterion = criterion
 
-    def _validate(self) -> None:
-        super()._validate()
-        if self.splitter not in TREPAN_SPLITTERS:
-            raise InputError(f"splitter must be one of {', '.join(TREPAN_SPLITTERS)}, got {self.splitter!r}")
-        if self.criterion not in ("gain", "gain_ratio"):
-            raise InputError(f"criterion must be 'gain' or 'gain_ratio', got {self.criterion!r}")
+    _parameter_constraints: dict = {**_TranslatorBase._parameter_constraints,
+                                     "splitter": [StrOptions(set(TREPAN_SPLITTERS))],
+                                     "criterion": [StrOptions({"gain", "gain_ratio"})]}
 
     def _split(self, X: np.ndarray, y: np.ndarray, path: str) -> Split | None:
         if self.splitter == "c45":

@@ -69,11 +69,10 @@ def plot_polytopes_2d(translator: Any, model: Any = None, *, depth: int | None =
     """
     import matplotlib.pyplot as plt
     from matplotlib.patches import Polygon as MplPolygon
-    from sklearn.utils.validation import check_is_fitted
-
+    from interpretopt._validation import check_fitted, render_names
     from interpretopt.methods.mtrepan import make_oracle
 
-    check_is_fitted(translator, "tree_")
+    check_fitted(translator, "tree_")
     if translator.n_features_in_ != 2:
         raise InputError(f"plot_polytopes_2d needs a two-feature translation, got {translator.n_features_in_} features")
     if ax is None:
@@ -98,7 +97,7 @@ def plot_polytopes_2d(translator: Any, model: Any = None, *, depth: int | None =
             color = "#1a7f37" if tree.label_of(nd) == 1 else "#1f4e9c"
             patch = MplPolygon(poly, closed=True, facecolor="none", edgecolor=color, linewidth=0.8)
         ax.add_patch(patch)
-    names = list(feature_names) if feature_names is not None else translator.feature_names_in_
+    names = render_names(translator, feature_names)
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_xlabel(names[0])
@@ -132,9 +131,9 @@ def translation_to_dict(translator: Any, depth: int | None = None) -> dict:
     sampling record); ``leaves`` lists each leaf as :meth:`LeafExplanation.to_dict` (its
     minimal inequalities).
     """
-    from sklearn.utils.validation import check_is_fitted
+    from interpretopt._validation import check_fitted, render_names
 
-    check_is_fitted(translator, "tree_")
+    check_fitted(translator, "tree_")
     tree = translator.tree_
     leaf_ids = {nd.node_id for nd in tree.leaves(depth)}
     labels, unc = tree.node_arrays(depth)
@@ -166,7 +165,7 @@ def translation_to_dict(translator: Any, depth: int | None = None) -> dict:
         "params": {k: v for k, v in translator.get_params(deep=False).items()
                    if isinstance(v, (int, float, str, bool, type(None)))},
         "classes": translator.classes_,
-        "feature_names": list(translator.feature_names_in_),
+        "feature_names": render_names(translator),
         "root_box": {"lo": lo, "hi": hi},
         "depth": depth if depth is not None else tree.max_depth,
         "nodes": nodes,
