@@ -110,7 +110,7 @@ def run_demo(*, random_state: int = 0, solver: str = "highs", echo: Callable[[st
         model = MTREPANClassifier(max_depth=4, solver=solver, random_state=random_state).fit(Xc[ctr], target)
         par = model.parity(target, Xc[cte])
         out["mtrepan_parity"] = float(par["model_parity"])
-        leaves = model.explain()
+        leaves = model.leaves()
         echo(f"circle: RandomForest on {len(ctr)} points; MTRE-PAN depth 4 has {len(leaves)} leaves, e.g.")
         for leaf in leaves[:2]:
             echo(leaf.render(list(circle.feature_names)))
