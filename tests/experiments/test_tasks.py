@@ -28,7 +28,7 @@ GRIDS = {
     "abbr": {"params": {"mode": "rule_list", "L": 2, "M": 2, "n_iter": 30, "s": [0.1, 0.2], "test_size": [0.3, 0.5]},
              "datasets": [_BC], "models": ["DT1"]},
     "mtrepan": {"params": {"variant": ["mtrepan", "trepan"], "depth": [1, 2], "grow_depth": 2, "batch_size": 100,
-                           "cutoff_variance": 0.01, "n_uniform": 200},
+                           "cutoff_variance": 0.01},
                 "datasets": [{"name": "circle", "options": {"n_samples": 300, "random_state": 0}}]},
 }
 
