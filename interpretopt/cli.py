@@ -78,11 +78,30 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _version_text() -> str:
+    import platform
+
+    from interpretopt import __version__
+
+    try:
+        from interpretopt.experiments.results import git_commit
+
+        commit = git_commit()
+    except ImportError:  # pragma: no cover - the experiments layer is part of the package
+        commit = None
+    if commit:
+        sha, _, dirty = commit.partition("-")
+        commit = sha[:12] + (f"-{dirty}" if dirty else "")
+    return f"interpretopt {__version__}" + (f" ({commit})" if commit else "") + f", Python {platform.python_version()}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="interpretopt",
         description="Interpretable machine-learning methods written as optimization problems.",
     )
+    parser.add_argument("--version", action="version", version=_version_text(),
+                        help="print the version (and the commit of a checkout) and exit")
     parser.add_argument("--data-dir", default=None,
                         help="directory holding the benchmark data files (default: $INTERPRETOPT_DATA)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -118,6 +137,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interpretopt: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into a reader that stopped (`| head`): not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -63,10 +63,32 @@ def _add_scale_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--smoke", action="store_true", help="the same as --scale smoke")
 
 
+def _n_jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("got 0; give a number of worker processes >= 1, or -1 for all cores")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def _add_run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--n-jobs", type=int, default=1, help="local worker processes (default 1; -1 = all cores)")
+    p.add_argument("--n-jobs", type=_n_jobs, default=1, help="local worker processes (default 1; -1 = all cores)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="Dask scheduler address (tcp://host:8786): run on that cluster")
+    p.add_argument("--scheduler-timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                   help="seconds to wait for the scheduler before giving up (default 10)")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="output directory (default results/<name>, or results/<name>-<scale> below full scale)")
     p.add_argument("--force", action="store_true", help="rerun runs that are already stored")
@@ -165,7 +187,8 @@ def _run(args, config) -> tuple[int, Path]:
 
     out = _out_dir(args, config)
     rep = run_experiment(config, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
-                         data_dir=getattr(args, "data_dir", None), progress=False if args.quiet else None)
+                         data_dir=getattr(args, "data_dir", None), progress=False if args.quiet else None,
+                         scheduler_timeout=getattr(args, "scheduler_timeout", 10.0))
     print(rep.summary())
     return (1 if rep.n_failed else 0), out
 
@@ -179,8 +202,13 @@ def cmd_run(args) -> int:
 
 
 def _results(config, out: Path):
-    from interpretopt.experiments.results import read_results
+    from interpretopt.experiments.results import ResultStore, read_results
 
+    bad = ResultStore(out).unreadable()
+    if bad:
+        print(f"warning: {len(bad)} row file(s) under {out / 'runs'} are not readable result rows and are left out "
+              f"({', '.join(p.name for p in bad[:3])}{', ...' if len(bad) > 3 else ''}); `interpretopt run` runs "
+              "them again", file=sys.stderr)
     df = read_results(out, config_hash=config.config_hash)
     if not len(df):
         raise InterpretoptError(f"no results of {config.name!r} (config hash {config.config_hash}) in {out}; "

@@ -442,17 +442,19 @@ def expand_params(params: dict) -> list[dict]:
 
 
 def configs_root(start: str | os.PathLike | None = None) -> Path:
-    """The ``configs/`` directory: the nearest ancestor of ``start`` holding ``solvers/``, else
-    ``./configs`` if it exists, else the one next to the installed package."""
+    """The ``configs/`` directory.
+
+    With ``start`` (a config file's folder), the nearest ancestor of ``start`` named
+    ``configs`` that holds ``solvers/`` (so a config finds the presets beside it); otherwise,
+    and when there is none, the configs shipped inside the package (``interpretopt/configs``,
+    package data of every installation: a checkout links it to the repository's ``configs/``).
+    """
     if start is not None:
         p = Path(start).resolve()
         for d in [p] + list(p.parents):
             if (d / "solvers").is_dir() and d.name == "configs":
                 return d
-    cwd = Path.cwd() / "configs"
-    if cwd.is_dir():
-        return cwd
-    return Path(__file__).resolve().parents[2] / "configs"
+    return Path(__file__).resolve().parents[1] / "configs"
 
 
 def find_configs(root: str | os.PathLike | None = None) -> list[Path]:
@@ -466,6 +468,19 @@ def find_configs(root: str | os.PathLike | None = None) -> list[Path]:
     return out
 
 
+def _read_yaml(path: Path) -> Any:
+    """The YAML document of ``path``; a syntax error is a ConfigError naming the file, line and column."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return yaml.safe_load(f)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        raise ConfigError(str(path), [f"not valid YAML{where}: {e}"]) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(str(path), [f"cannot be read: {e}"]) from None
+
+
 def load_preset(name: str, root: str | os.PathLike | None = None) -> tuple[str, dict]:
     """Read ``configs/solvers/<name>.yaml`` and return ``(solver, settings)``."""
     root = Path(root) if root is not None else configs_root()
@@ -473,7 +488,7 @@ def load_preset(name: str, root: str | os.PathLike | None = None) -> tuple[str, 
     if not path.is_file():
         valid = sorted(p.stem for p in (root / "solvers").glob("*.yaml"))
         raise ConfigError(str(path), [f"unknown solver preset {name!r}; valid presets: {', '.join(valid) or '(none)'}"])
-    raw = yaml.safe_load(path.read_text()) or {}
+    raw = _read_yaml(path) or {}
     c = _Checker(str(path))
     c.keys(raw, "", {"solver", "settings", "description"})
     solver = c.string(raw.get("solver", "highs"), "solver")
@@ -573,8 +588,8 @@ class _Checker:
             w = _join(where, k)
             if k == "time_limit":
                 out[k] = self.number(x, w, low=0, low_open=True, allow_none=True)
-            elif k == "mip_gap":
-                out[k] = self.number(x, w, low=0, allow_none=True)
+            elif k == "mip_gap":  # a relative gap
+                out[k] = self.number(x, w, low=0, high=1, allow_none=True)
             elif k == "threads":
                 out[k] = self.integer(x, w, low=1, allow_none=True)
             elif k == "seed":
@@ -1125,10 +1140,7 @@ def load_config(path: str | os.PathLike, *, smoke: bool = False, scale: str | No
     if not p.is_file():
         raise ConfigError(str(p), [f"no such file; configs available under {configs_root()}: "
                                    "run `interpretopt list configs`"])
-    try:
-        raw = yaml.safe_load(p.read_text())
-    except yaml.YAMLError as e:
-        raise ConfigError(str(p), [f"not valid YAML: {e}"]) from None
+    raw = _read_yaml(p)
     cfg = parse_config(copy.deepcopy(raw) if raw is not None else {}, str(p), check_names=check_names)
     if smoke and scale not in (None, "smoke"):
         raise ConfigError(str(p), [f"smoke=True contradicts scale={scale!r}"])

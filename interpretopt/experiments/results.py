@@ -25,8 +25,11 @@ older hash stay in the directory; ``read_results(out, config_hash=cfg.config_has
 Columns of a row (``RESERVED_COLUMNS``): ``config_name, config_hash, run_key, run_name,
 method, method_variant, dataset, dataset_name, models, model1, model2, pair_tag, rep, seed,
 params, smoke, scale, solver, status, objective, bound, gap, run_status, error, traceback,
-warnings, wall_time, cpu_time, started_at, finished_at, host`` and ``version_<package>`` for
-interpretopt, numpy, scikit-learn, pandas, pyomo, highspy and ortools; then one column per
+warnings, wall_time, cpu_time, started_at, finished_at, host``, the provenance
+``python_version, platform, git_commit`` (the commit of the checkout the package was run
+from, with ``-dirty`` when tracked files had changes; empty for an installed package) and
+``version_<package>`` for interpretopt (the project's version), numpy, scikit-learn, pandas,
+pyomo, highspy and ortools; then one column per
 parameter and one per metric. ``status`` is the solver status the task reports;
 ``run_status`` is ``ok`` or ``failed`` (with ``error`` and ``traceback``); ``warnings``
 holds the distinct warnings the run raised (up to five). A metric whose name clashes with a
@@ -53,6 +56,8 @@ __all__ = [
     "ResultStore",
     "read_results",
     "package_versions",
+    "provenance",
+    "git_commit",
     "atomic_write_text",
 ]
 
@@ -63,7 +68,36 @@ RESERVED_COLUMNS = (
     "models", "model1", "model2", "pair_tag", "rep", "seed", "params", "smoke", "scale",
     "solver", "status", "objective", "bound", "gap",
     "run_status", "error", "traceback", "warnings", "wall_time", "cpu_time", "started_at", "finished_at", "host",
+    "python_version", "platform", "git_commit",
 ) + tuple(f"version_{p.replace('-', '_')}" for p in VERSION_PACKAGES)
+
+
+@lru_cache(maxsize=1)
+def git_commit() -> str | None:
+    """The commit of the checkout this package runs from (``<sha>`` or ``<sha>-dirty``); None when
+    the package is installed (not a checkout) or git is unavailable. Cached per process."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    if not ((root / ".git").exists() and (root / "pyproject.toml").is_file()):
+        return None
+    try:
+        sha = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                             timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (sha + ("-dirty" if dirty else "")) or None
+
+
+@lru_cache(maxsize=1)
+def provenance() -> dict[str, str | None]:
+    """Python version, platform, git commit (checkouts) and package versions, for every result row."""
+    import platform
+
+    return {"python_version": platform.python_version(), "platform": platform.platform(),
+            "git_commit": git_commit(), **package_versions()}
 
 
 @lru_cache(maxsize=1)
@@ -136,37 +170,49 @@ class ResultStore:
         return path
 
     # -- reading -------------------------------------------------------------------------
+    @staticmethod
+    def _read_row(path: Path) -> dict | None:
+        """The row stored in ``path``, or None when it cannot be read, is not JSON or is not a row object."""
+        try:
+            row = json.loads(path.read_text())
+        except (OSError, ValueError, UnicodeDecodeError):
+            return None
+        return row if isinstance(row, dict) and "run_key" in row else None
+
     def status_of(self, key: str) -> str | None:
-        """``"ok"``, ``"failed"`` or None (never run)."""
+        """``"ok"``, ``"failed"`` or None (never run, or its row file is unreadable: run again)."""
         path = self.runs_dir / f"{key}.json"
         if not path.is_file():
             return None
-        try:
-            return json.loads(path.read_text()).get("run_status")
-        except (OSError, ValueError):
-            return None  # unreadable: run again
+        row = self._read_row(path)
+        return None if row is None else row.get("run_status")
 
     def statuses(self) -> dict[str, str]:
-        """run key -> run status of every stored row."""
+        """run key -> run status of every readable stored row (an unreadable row is run again)."""
         out = {}
         if not self.runs_dir.is_dir():
             return out
         for p in self.runs_dir.glob("*.json"):
-            try:
-                out[p.stem] = json.loads(p.read_text()).get("run_status")
-            except (OSError, ValueError):
-                continue
+            row = self._read_row(p)
+            if row is not None:
+                out[p.stem] = row.get("run_status")
         return out
 
+    def unreadable(self) -> list[Path]:
+        """Row files that cannot be read as a JSON object (a crash or a hand edit); their runs run again."""
+        if not self.runs_dir.is_dir():
+            return []
+        return [p for p in sorted(self.runs_dir.glob("*.json")) if self._read_row(p) is None]
+
     def rows(self) -> list[dict]:
+        """Every readable row (see :meth:`unreadable` for the others)."""
         out = []
         if not self.runs_dir.is_dir():
             return out
         for p in sorted(self.runs_dir.glob("*.json")):
-            try:
-                out.append(json.loads(p.read_text()))
-            except (OSError, ValueError):
-                continue
+            row = self._read_row(p)
+            if row is not None:
+                out.append(row)
         return out
 
     def load(self, *, config_hash: str | None = None, ok_only: bool = False) -> pd.DataFrame:

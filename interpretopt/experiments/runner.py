@@ -58,7 +58,7 @@ from interpretopt.experiments.config import (
     expand_params,
     format_value,
 )
-from interpretopt.experiments.results import RESERVED_COLUMNS, ResultStore, atomic_write_text, package_versions
+from interpretopt.experiments.results import RESERVED_COLUMNS, ResultStore, atomic_write_text, provenance
 
 __all__ = [
     "RunSpec",
@@ -653,7 +653,7 @@ def _base_row(spec: RunSpec, env: RunEnv) -> dict:
     for k, v in spec.params.items():
         col = k if k not in RESERVED_COLUMNS else f"param_{k}"
         row[col] = _canon(v) if isinstance(v, (list, tuple, dict)) else v
-    row.update(package_versions())
+    row.update(provenance())
     return row
 
 
@@ -763,6 +763,7 @@ def run_experiment(
     progress: bool | None = None,
     runs: list[RunSpec] | None = None,
     batch_size: int | str = "auto",
+    scheduler_timeout: float = 10.0,
 ) -> RunReport:
     """Execute every run of ``config`` that is not stored yet, then consolidate the results.
 
@@ -787,12 +788,29 @@ def run_experiment(
         Show a tqdm bar (default: when stderr is a terminal).
     runs : list of RunSpec, optional
         A subset of :func:`plan_runs` to execute (default: all).
+    scheduler_timeout : float, default=10
+        Seconds to wait for the Dask scheduler before giving up with an error that names it.
 
     Returns
     -------
     RunReport
+
+    Raises
+    ------
+    InputError
+        ``n_jobs`` is not a positive number of processes or -1 (or another negative count
+        of "all cores but k", as joblib reads it).
+    InterpretoptError
+        The scheduler cannot be reached within ``scheduler_timeout`` seconds.
     """
+    from interpretopt.exceptions import InputError
+
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
+        raise InputError(f"n_jobs must be a number of worker processes >= 1, or -1 for all cores, got {n_jobs!r}")
+    if isinstance(scheduler_timeout, bool) or not isinstance(scheduler_timeout, (int, float)) or scheduler_timeout <= 0:
+        raise InputError(f"scheduler_timeout must be a positive number of seconds, got {scheduler_timeout!r}")
     t_start = time.perf_counter()
+    client, own_client = _connect(scheduler, scheduler_timeout) if scheduler is not None else (None, False)
     _forget_failed_loads()
     out = (Path(out_dir) if out_dir is not None else default_out_dir(config)).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -820,7 +838,7 @@ def run_experiment(
         if not pending:
             results = ()
         elif scheduler is not None:
-            results, workers = _dask_results(pending, env, scheduler, batch_size)
+            results, workers = _dask_results(pending, env, client, batch_size)
         elif n_jobs == 1 or len(pending) <= 1:
             results = (execute_run(s, env) for s in pending)
         else:
@@ -842,7 +860,9 @@ def run_experiment(
                 bar.update(1)
     finally:
         if hasattr(results, "close"):
-            results.close()  # stops remaining work and closes a Dask client this call opened
+            results.close()  # stops remaining work
+        if own_client:
+            client.close()  # the Dask client this call opened
         if bar is not None:
             bar.close()
         store.consolidate()
@@ -850,24 +870,36 @@ def run_experiment(
     return report
 
 
-def _dask_results(pending, env, scheduler, batch_size):
+def _connect(scheduler, timeout: float):
+    """``(client, own)``: a Dask client for an address (``own``: opened here) or the client given."""
     try:
-        import joblib
         from distributed import Client
     except ImportError as e:  # pragma: no cover - optional dependency
         raise ImportError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from e
-    own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    from interpretopt.exceptions import InputError, InterpretoptError
+
+    if not isinstance(scheduler, str) or not scheduler.strip():
+        raise InputError(f"scheduler must be a Dask scheduler address such as tcp://host:8786, got {scheduler!r}")
+    try:
+        return Client(scheduler, timeout=timeout), True
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InterpretoptError(
+            f"could not reach the Dask scheduler at {scheduler!r} within {timeout:g} s "
+            f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no answer'}); check the "
+            "address (tcp://host:8786) and that the scheduler is running, or run locally with --n-jobs") from None
+
+
+def _dask_results(pending, env, client, batch_size):
+    import joblib
+
     workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()))
 
     def gen():
-        try:
-            with joblib.parallel_config(backend="dask"):
-                yield from joblib.Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=batch_size)(
-                    joblib.delayed(execute_run)(s, env) for s in pending)
-        finally:
-            if own:
-                client.close()
+        with joblib.parallel_config(backend="dask"):
+            yield from joblib.Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=batch_size)(
+                joblib.delayed(execute_run)(s, env) for s in pending)
 
     return gen(), workers
 

@@ -65,9 +65,9 @@ class SolveSettings:
                 )
         if self.mip_gap is not None:
             if not isinstance(self.mip_gap, (int, float)) or isinstance(self.mip_gap, bool) or not (
-                0 <= self.mip_gap < math.inf
+                0 <= self.mip_gap <= 1
             ):
-                raise InputError(f"mip_gap must be a number >= 0 or None, got {self.mip_gap!r}")
+                raise InputError(f"mip_gap is a relative gap: a number in [0, 1] or None, got {self.mip_gap!r}")
         if self.threads is not None:
             if not isinstance(self.threads, (int, np.integer)) or isinstance(self.threads, bool) or self.threads < 1:
                 raise InputError(f"threads must be an integer >= 1 or None, got {self.threads!r}")

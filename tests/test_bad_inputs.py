@@ -1,0 +1,320 @@
+"""Bad inputs across the API and the CLI: each raises its error type with a message naming the offending value.
+
+One row per bad input: ``(id, call, error type, regex the message must match)``. The regex
+always contains the offending value (or name), so a message that only says "invalid input"
+fails the test.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from interpretopt.exceptions import (
+    ConfigError,
+    InputError,
+    InputTypeError,
+    NotFittedError,
+    ParameterError,
+    UnknownNameError,
+)
+
+_RNG = np.random.default_rng(0)
+X = _RNG.normal(size=(40, 3))
+Y = (X[:, 0] > 0).astype(int)
+DF = pd.DataFrame(X, columns=["a", "b", "c"])
+SCORES = 1 / (1 + np.exp(-X[:, 0]))
+
+
+def _with(arr, i, j, v, dtype=None):
+    out = np.array(arr, dtype=dtype if dtype is not None else arr.dtype)
+    out[i, j] = v
+    return out
+
+
+def _brcg(**kw):
+    from interpretopt.methods.brcg import BRCGClassifier
+
+    return BRCGClassifier(max_iter=3, **kw)
+
+
+def _fitted_brcg_frame():
+    return _brcg().fit(DF, Y)
+
+
+def _grounded(**kw):
+    from interpretopt.methods.brcg import GroundedBRCGClassifier
+
+    return GroundedBRCGClassifier(max_iter=3, **kw)
+
+
+def _crl(**kw):
+    from sklearn.naive_bayes import GaussianNB
+
+    from interpretopt.methods.crl import CompanionRuleList
+
+    return CompanionRuleList(**{"black_box": GaussianNB(), "n_iter": 50, "alpha": 0.001, **kw})
+
+
+def _paired(**kw):
+    from interpretopt.methods.crl import PairedRuleList
+
+    return PairedRuleList(**kw)
+
+
+def _rls(**kw):
+    from interpretopt.methods.abbr import RuleListSearch
+
+    return RuleListSearch(**{"L": 2, "M": 2, "n_iter": 10, **kw})
+
+
+def _check(**kw):
+    from interpretopt.methods.abbr import ChecklistSearch
+
+    return ChecklistSearch(**kw)
+
+
+def _gcr(**kw):
+    from interpretopt.methods.abbr import GloballyConsistentRuleSearch
+
+    return GloballyConsistentRuleSearch(**kw)
+
+
+def _mtrepan(**kw):
+    from interpretopt.methods.mtrepan import MTREPANClassifier
+
+    return MTREPANClassifier(**kw)
+
+
+def _trepan(**kw):
+    from interpretopt.methods.mtrepan import TREPANClassifier
+
+    return TREPANClassifier(**kw)
+
+
+def _imd(**kw):
+    from interpretopt.methods.imd import IMDExplainer
+
+    return IMDExplainer(**kw)
+
+
+def _tree3():
+    from sklearn.tree import DecisionTreeClassifier
+
+    return DecisionTreeClassifier(max_depth=2).fit(X, np.arange(40) % 3)
+
+
+def _ctx():
+    from interpretopt.experiments import runner as R
+    from interpretopt.experiments.config import parse_config
+
+    cfg = parse_config({"name": "b", "method": "noop", "datasets": [{"name": "breast_cancer", "max_rows": 50}]})
+    run = R.plan_runs(cfg)[0]
+    return R.RunContext(run, R.RunEnv.from_config(cfg), R._load(run.dataset, None, 0))
+
+
+def _run_exp(**kw):
+    from interpretopt.experiments.config import parse_config
+    from interpretopt.experiments.runner import run_experiment
+
+    cfg = parse_config({"name": "b", "method": "noop", "datasets": ["breast_cancer"]})
+    return run_experiment(cfg, **kw)
+
+
+# ----------------------------------------------------------------------------- the API
+API = [
+    # BRCG
+    ("brcg max_literals 0", lambda: _brcg(max_literals=0).fit(X, Y), ParameterError, r"'max_literals'.*Got 0"),
+    ("brcg pricing typo", lambda: _brcg(pricing="bem").fit(X, Y), ParameterError, r"Got 'bem'"),
+    ("brcg master solver without duals", lambda: _brcg(solver="cbc").fit(X, Y), ParameterError,
+     r"LP duals.*Got 'cbc'"),
+    ("brcg mip solver without MILP", lambda: _brcg(mip_solver="ortools_glop").fit(X, Y), ParameterError,
+     r"cannot use mip_solver 'ortools_glop'"),
+    ("brcg unknown mip solver", lambda: _brcg(mip_solver="hihgs").fit(X, Y), ParameterError,
+     r"'hihgs' \(did you mean 'highs'\?\)"),
+    ("brcg NaN", lambda: _brcg().fit(_with(X, 3, 1, np.nan), Y), InputError, r"NaN .*column 1, first at row 3"),
+    ("brcg inf", lambda: _brcg().fit(_with(X, 5, 2, np.inf), Y), InputError, r"inf.*column 2, first at row 5"),
+    ("brcg string cell in numbers", lambda: _brcg().fit(_with(X, 7, 0, "abc", object), Y), InputError,
+     r"mixes numbers and strings \(e.g. 'abc' at row 7\)"),
+    ("brcg 1-D X", lambda: _brcg().fit(X[:, 0], Y), InputError, r"1-D array of length 40"),
+    ("brcg predict before fit", lambda: _brcg().predict(X), NotFittedError, r"BRCGClassifier instance is not fitted"),
+    ("brcg three classes", lambda: _brcg().fit(X, np.arange(40) % 3), InputError, r"3 classes \[0, 1, 2\]"),
+    ("brcg y length", lambda: _brcg().fit(X, Y[:39]), InputError, r"y has 39 labels but X has 40 rows"),
+    ("brcg reordered columns", lambda: _fitted_brcg_frame().predict(DF[["c", "b", "a"]]), InputError,
+     r"got column 'c', fit had 'a'"),
+    ("brcg renamed column", lambda: _fitted_brcg_frame().predict(DF.rename(columns={"b": "bee"})), InputError,
+     r"unseen at fit time:\n- bee"),
+    ("brcg wrong feature count", lambda: _brcg().fit(X, Y).predict(X[:, :2]), InputError,
+     r"X has 2 features, but BRCGClassifier is expecting 3"),
+    ("brcg sparse X", lambda: _brcg().fit(__import__("scipy.sparse").sparse.csr_matrix(X), Y), InputError,
+     r"sparse matrix"),
+    ("grounded not a rule set", lambda: _grounded(grounding=[1]).fit(X, Y), ParameterError, r"'grounding'.*Got \[1\]"),
+    ("grounded c_u negative", lambda: _grounded(grounding=__import__("interpretopt.rules", fromlist=["RuleSet"])
+                                                 .RuleSet(()), c_u=-1).fit(X, Y), ParameterError, r"'c_u'.*Got -1"),
+    # IMD
+    ("imd max_depth 0", lambda: _imd(max_depth=0).fit(X, Y, 1 - Y), InputError, r"max_depth.*0"),
+    ("imd label lengths", lambda: _imd().fit(X, Y, Y[:30]), InputError, r"30"),
+    # CRL
+    ("crl alpha word", lambda: _crl(alpha="sometimes").fit(X, Y), ParameterError, r"'alpha'.*Got 'sometimes'"),
+    ("crl black box without predict", lambda: _crl(black_box=object()).fit(X, Y), ParameterError,
+     r"'black_box' parameter.*Got <object object"),
+    ("crl continuous y", lambda: _crl().fit(X, X[:, 1]), InputError, r"Unknown label type: continuous"),
+    ("crl one row", lambda: _crl().fit(X[:1], Y[:1]), InputError, r"n_samples = 1"),
+    ("crl predict before fit", lambda: _crl().predict(X), NotFittedError, r"CompanionRuleList instance is not fitted"),
+    ("paired learner typo", lambda: _paired(learner="ripper").fit(X, Y), ParameterError, r"Got 'ripper'"),
+    # ABBR
+    ("abbr s 0", lambda: _rls(s=0.0).fit(X, SCORES), ParameterError, r"'s' parameter.*Got 0.0"),
+    ("abbr L 0", lambda: _rls(L=0).fit(X, SCORES), ParameterError, r"'L' parameter.*Got 0"),
+    ("abbr K negative", lambda: _check(K=-1).fit(X, SCORES), ParameterError, r"'K' parameter.*Got -1"),
+    ("abbr baseline LP-only solver", lambda: _gcr(solver="ortools_glop").fit(X, SCORES), ParameterError,
+     r"cannot use solver 'ortools_glop'"),
+    ("abbr scores length", lambda: _rls().fit(X, SCORES[:39]), InputError, r"got shape \(39,\)"),
+    ("abbr scores NaN", lambda: _rls().fit(X, np.where(np.arange(40) == 2, np.nan, SCORES)), InputError, r"NaN"),
+    ("abbr multi-class black box", lambda: _rls().fit(X, _tree3()), InputError, r"shape \(40, 3\)"),
+    # MTRE-PAN
+    ("mtrepan max_depth 0", lambda: _mtrepan(max_depth=0).fit(X[:, :2], lambda Z: Z[:, 0] > 0), ParameterError,
+     r"'max_depth'.*Got 0"),
+    ("mtrepan CP-SAT for LPs", lambda: _mtrepan(solver="ortools_cpsat").fit(X[:, :2], lambda Z: Z[:, 0] > 0),
+     ParameterError, r"cannot use solver 'ortools_cpsat'"),
+    ("mtrepan three-class target", lambda: _mtrepan().fit(X, _tree3()), InputError, r"3 classes"),
+    ("mtrepan predict before fit", lambda: _mtrepan().predict(X), NotFittedError, r"MTREPANClassifier"),
+    ("trepan criterion", lambda: _trepan(criterion="gini").fit(X[:, :2], lambda Z: Z[:, 0] > 0), ParameterError,
+     r"Got 'gini'"),
+    ("network n_rounds 0", lambda: __import__("interpretopt.blackbox", fromlist=["MTREPANNetwork"])
+     .MTREPANNetwork(n_rounds=0).fit(X, Y), ParameterError, r"'n_rounds'.*Got 0"),
+    # registries and settings
+    ("unknown model", lambda: __import__("interpretopt.blackbox", fromlist=["make_model"]).make_model("RF9"),
+     UnknownNameError, r"unknown model 'RF9'"),
+    ("unknown model parameter", lambda: __import__("interpretopt.blackbox", fromlist=["make_model"])
+     .make_model("RF1", n_estimatorz=5), InputError, r"n_estimatorz"),
+    ("unknown dataset", lambda: __import__("interpretopt.data", fromlist=["load_dataset"]).load_dataset("nosuch"),
+     UnknownNameError, r"unknown dataset 'nosuch'"),
+    ("unknown solver", lambda: __import__("interpretopt.solvers", fromlist=["get_solver"]).get_solver("nosuch"),
+     UnknownNameError, r"unknown solver 'nosuch'"),
+    ("mip_gap 2", lambda: __import__("interpretopt.solvers", fromlist=["SolveSettings"]).SolveSettings(mip_gap=2),
+     InputError, r"got 2"),
+    ("time_limit -1", lambda: __import__("interpretopt.solvers", fromlist=["SolveSettings"])
+     .SolveSettings(time_limit=-1), InputError, r"got -1"),
+    ("unknown estimator", lambda: __import__("interpretopt.methods", fromlist=["estimator_class"])
+     .estimator_class("BRCG"), UnknownNameError, r"unknown estimator 'BRCG'"),
+    # validation helpers
+    ("dict cell", lambda: _brcg().fit(_with(X, 0, 0, {"foo": 1}, object), Y), InputTypeError, r"holds a dict"),
+    ("mixed label types", lambda: _brcg().fit(X, np.array(["a", 1] * 20, dtype=object)), InputError,
+     r"mixes label types \(int, str\)"),
+    ("parameter typo", lambda: __import__("interpretopt._validation", fromlist=["check_params"]).check_params(
+        __import__("interpretopt.methods.brcg", fromlist=["BRCGClassifier"]).BRCGClassifier, {"lamda0": 1}),
+     ParameterError, r"'lamda0' \(did you mean 'lambda0'\?\)"),
+    ("memo of an object", lambda: _ctx().memo("x", lambda: 1, model=object()), TypeError, r"object"),
+    ("n_jobs 0", lambda: _run_exp(n_jobs=0), InputError, r"got 0"),
+    ("scheduler timeout 0", lambda: _run_exp(scheduler="tcp://127.0.0.1:9", scheduler_timeout=0), InputError,
+     r"got 0"),
+    ("blank scheduler address", lambda: _run_exp(scheduler="  "), InputError, r"got '  '"),
+]
+
+
+@pytest.mark.parametrize("case", API, ids=[c[0] for c in API])
+def test_api_bad_input(case):
+    _, call, exc, match = case
+    with pytest.raises(exc, match=match):
+        call()
+
+
+# ----------------------------------------------------------------------------- configs
+_OK = {"name": "b", "method": "noop", "datasets": ["breast_cancer"]}
+CONFIGS = [
+    ("unknown top-level key", {**_OK, "paramz": {}}, r"paramz: unknown key"),
+    ("unknown method", {**_OK, "method": "nosuch"}, r"unknown method 'nosuch'"),
+    ("parameter typo", {**_OK, "method": "mtrepan", "params": {"grow_dept": 2}},
+     r"no parameter 'grow_dept' \(did you mean 'grow_depth'\?\)"),
+    ("brcg lamda0", {**_OK, "method": "brcg", "params": {"lamda0": 0.5}}, r"'lamda0' \(did you mean 'lambda0'\?\)"),
+    ("float for an int", {**_OK, "method": "brcg", "params": {"max_literals": 2.5}}, r"Got 2.5"),
+    ("value in a grid", {**_OK, "method": "abbr", "params": {"M": [3, 0]}}, r"params.M: .*Got 0"),
+    ("crl learner typo", {**_OK, "method": "crl", "params": {"learner": "corel"}}, r"Got 'corel'"),
+    ("depth above grow_depth", {**_OK, "method": "mtrepan", "params": {"depth": 5, "grow_depth": 3}},
+     r"depth 5 exceeds grow_depth 3"),
+    ("parameter the task sets", {**_OK, "method": "brcg", "params": {"solver": "highs"}},
+     r"'solver' is set by the brcg task"),
+    ("brcg unknown solver", {**_OK, "method": "brcg", "solver": "nosuch"}, r"Got 'nosuch'"),
+    ("brcg LP solver without duals", {**_OK, "method": "brcg", "solver": "ortools_pdlp"}, r"Got 'ortools_pdlp'"),
+    ("abbr baseline without MILP", {**_OK, "method": "abbr", "params": {"mode": "baseline"}, "solver": "ortools_glop"},
+     r"'ortools_glop'.*does not provide MILPs"),
+    ("mip_gap 2", {**_OK, "settings": {"mip_gap": 2}}, r"settings.mip_gap: .*got 2"),
+    ("threads 0", {**_OK, "settings": {"threads": 0}}, r"settings.threads: .*got 0"),
+    ("settings typo", {**_OK, "settings": {"timelimit": 5}}, r"settings.timelimit: unknown key"),
+    ("repetitions 0", {**_OK, "repetitions": 0}, r"repetitions: .*got 0"),
+    ("test_size 1.5", {**_OK, "split": {"test_size": 1.5}}, r"split.test_size: .*got 1.5"),
+    ("unknown dataset", {**_OK, "datasets": ["irisx"]}, r"unknown dataset 'irisx'"),
+    ("unknown model", {**_OK, "models": ["RF9"]}, r"unknown model 'RF9'"),
+    ("unknown preset", {**_OK, "preset": "fastest"}, r"unknown solver preset 'fastest'"),
+    ("smoke axis not in the grid", {**_OK, "params": {"k": [1]}, "smoke": {"params": {"j": [1]}}},
+     r"smoke.params.j: not a parameter"),
+    ("table aggregate", {**_OK, "tables": [{"name": "t", "metric": "m", "aggregate": "median"}]},
+     r"unknown aggregate 'median'"),
+    ("pair selection rule", {**_OK, "pairs": {"candidates": ["LR", "DT1"], "select": "best"}}, r"unknown rule 'best'"),
+    ("a list for a mapping", {**_OK, "split": [0.3]}, r"split: expected a mapping, got list"),
+]
+
+
+@pytest.mark.parametrize("case", CONFIGS, ids=[c[0] for c in CONFIGS])
+def test_config_bad_input(case):
+    from interpretopt.experiments.config import parse_config
+
+    _, raw, match = case
+    with pytest.raises(ConfigError, match=match):
+        parse_config(raw)
+
+
+# ----------------------------------------------------------------------------- the CLI
+@pytest.fixture
+def files(tmp_path) -> Path:
+    (tmp_path / "bad.yaml").write_text("name: x\nmethod: [noop\n")
+    (tmp_path / "typo.yaml").write_text(textwrap.dedent("""\
+        name: typo
+        method: mtrepan
+        params: {grow_dept: 3}
+        datasets: [circle]
+    """))
+    (tmp_path / "list.yaml").write_text("[1, 2]\n")
+    (tmp_path / "ok.yaml").write_text("name: ok\nmethod: noop\ndatasets: [breast_cancer]\n")
+    return tmp_path
+
+
+CLI = [
+    ("missing config", ["run", "nosuch-config"], r"no config file 'nosuch-config'"),
+    ("YAML syntax error", ["run", "{d}/bad.yaml"], r"bad.yaml.*not valid YAML at line 3, column 1"),
+    ("parameter typo", ["run", "{d}/typo.yaml"], r"grow_dept.*did you mean 'grow_depth'"),
+    ("not a mapping", ["run", "{d}/list.yaml"], r"expected a mapping, got list \(\[1, 2\]\)"),
+    ("n-jobs 0", ["run", "{d}/ok.yaml", "--n-jobs", "0"], r"--n-jobs: got 0"),
+    ("n-jobs word", ["run", "{d}/ok.yaml", "--n-jobs", "many"], r"expected an integer, got 'many'"),
+    ("scheduler timeout", ["run", "{d}/ok.yaml", "--scheduler-timeout", "-1"], r"got '-1'"),
+    ("unknown scale", ["run", "{d}/ok.yaml", "--scale", "huge"], r"invalid choice: 'huge'"),
+    ("smoke against full", ["run", "{d}/ok.yaml", "--smoke", "--scale", "full"], r"--smoke contradicts --scale full"),
+    ("no results yet", ["table", "{d}/ok.yaml", "--out", "{d}/empty"], r"no results of 'ok'"),
+    ("unknown list", ["list", "everything"], r"invalid choice: 'everything'"),
+    ("unreachable scheduler", ["run", "{d}/ok.yaml", "--scheduler", "tcp://127.0.0.1:9", "--scheduler-timeout", "0.5",
+                               "--out", "{d}/s"], r"could not reach the Dask scheduler at 'tcp://127.0.0.1:9'"),
+]
+
+
+@pytest.mark.parametrize("case", CLI, ids=[c[0] for c in CLI])
+def test_cli_bad_input(case, files, capsys):
+    from interpretopt.cli import main
+
+    _, argv, match = case
+    argv = [a.format(d=files) for a in argv]
+    try:
+        code = main(argv)
+    except SystemExit as e:  # argparse
+        code = e.code
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert __import__("re").search(match, err, flags=__import__("re").S), err
+    assert "Traceback" not in err
+
+
+def test_at_least_sixty_bad_inputs():
+    assert len(API) + len(CONFIGS) + len(CLI) >= 60
