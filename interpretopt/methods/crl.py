@@ -36,7 +36,19 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from interpretopt._validation import as_generator, check_in_range, check_int, feature_names_of
+from numbers import Integral, Real
+
+from interpretopt._validation import (
+    RANDOM_STATE,
+    ContractMixin,
+    encode_binary_target,
+    Interval,
+    StrOptions,
+    as_generator,
+    check_in_range,
+    check_int,
+    validate_data,
+)
 from interpretopt.evaluation.autac import (
     TradeoffCurve,
     first_cover_from_coverage,
@@ -121,21 +133,56 @@ def _conjunction(items):
 
 
 # =========================================================================== shared companion API
-class _CompanionBase(ClassifierMixin, BaseEstimator):
+_MINING_CONSTRAINTS = {
+    "min_support": [Interval(Real, 0, 1, closed="neither")],
+    "max_card": [Interval(Integral, 1, None, closed="left")],
+    "n_quantiles": [Interval(Integral, 2, None, closed="left")],
+    "max_rules_per_class": [Interval(Integral, 1, None, closed="left"), None],
+    "memory_limit_mb": [Interval(Real, 0, None, closed="neither"), None],
+    "max_mining_samples": [Interval(Integral, 1, None, closed="left"), None],
+    "feature_types": [dict, None],
+    "refit": ["boolean"],
+    "black_box": "no_validation",
+    "random_state": RANDOM_STATE,
+}
+
+
+class _CompanionBase(ContractMixin, ClassifierMixin, BaseEstimator):
     """Prediction, explanation, curves and rendering for a rule list paired with a black box."""
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # the companion setting is binary (OneVsRestClassifier for more)
+        return tags
+
+    def _check_X(self, X):
+        """``X`` validated against the fitted columns (names, order, kinds), as a DataFrame."""
+        self._check_fitted()
+        return validate_data(self, X, reset=False, categorical=True)
+
     def _prepare(self, X, y, blackbox_pred, *, refit: bool, train_pred: str, cv: int, rng):
-        n = np.shape(X)[0] if np.ndim(X) == 2 else None
-        if n is None:
-            raise InputError(f"X must be 2-D (n_samples, n_features), got {np.ndim(X)} dimension(s)")
-        if n < 2:
-            raise InputError("X needs at least two rows")
-        classes, y01 = _binary_target(y, n, type(self).__name__)
+        X, y = validate_data(self, X, y, reset=True, categorical=True, min_samples=2)
+        n = X.shape[0]
+        classes, y01 = encode_binary_target(self, y, n_samples=n)
+        y01 = y01.astype(np.int8)
         self.classes_ = classes
-        self.feature_names_in_ = feature_names_of(X, np.shape(X)[1])
-        self.n_features_in_ = int(np.shape(X)[1])
+        if not hasattr(self, "feature_names_in_"):
+            self._names_for_rules = [str(c) for c in X.columns]
+        else:
+            self._names_for_rules = list(self.feature_names_in_)
+        self._X_fit = X
         Xn = _numeric(X)
         bb = self.black_box
+        if train_pred == "none":  # the learner trains without the black box (refitted for prediction if asked)
+            if refit and bb is not None:
+                _check_black_box(bb, need_fit=True)
+                from sklearn.base import clone
+
+                self.black_box_ = clone(bb).fit(Xn, np.asarray(y).ravel())
+            else:
+                self.black_box_ = bb
+            self.blackbox_train_pred_source_ = "none"
+            return y01, np.zeros(n, dtype=np.int8)
         if train_pred not in ("auto", "oof", "in_sample"):
             raise InputError(f"blackbox_train_pred must be 'auto', 'oof' or 'in_sample', got {train_pred!r}")
         if train_pred == "auto":
@@ -192,11 +239,12 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
 
     def _check_fitted(self):
         if not hasattr(self, "rule_labels_"):
-            from sklearn.exceptions import NotFittedError
+            from interpretopt.exceptions import NotFittedError
 
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit first")
+            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet; call fit first")
 
     def _blackbox01(self, X, blackbox_pred=None) -> np.ndarray:
+        """Black-box answers (0/1) on an already validated ``X``."""
         if blackbox_pred is not None:
             p = np.asarray(blackbox_pred).ravel()
             if len(p) != np.shape(X)[0]:
@@ -208,8 +256,7 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
 
     def first_cover(self, X) -> np.ndarray:
         """Index of the rule covering each row (-1: none, the black box answers)."""
-        self._check_fitted()
-        return first_cover_from_coverage(self._rule_coverage(X))
+        return first_cover_from_coverage(self._rule_coverage(self._check_X(X)))
 
     def n_rules_at(self, transparency: float) -> int:
         """Rules a user adopts at ``transparency``: the longest prefix whose training transparency is at most it.
@@ -240,7 +287,7 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
         the black box alone, ``t = 1`` the whole list (which ends in a default rule when fitted
         with one, so no input reaches the black box).
         """
-        self._check_fitted()
+        X = self._check_X(X)
         m = self._n_rules(n_rules, transparency)
         fc = self.first_cover(X)
         use = (fc >= 0) & (fc < m)
@@ -258,7 +305,7 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
         Defined when every row is answered by a rule or the black box has ``predict_proba``;
         otherwise an :class:`InputError` says so.
         """
-        self._check_fitted()
+        X = self._check_X(X)
         m = self._n_rules(n_rules, transparency)
         fc = self.first_cover(X)
         use = (fc >= 0) & (fc < m)
@@ -285,7 +332,7 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
         rows), ``cover`` (share of training rows the rule captures). A user compares the last
         two to decide whether to take the rule (Figure 1).
         """
-        self._check_fitted()
+        X = self._check_X(X)
         m = self._n_rules(n_rules, transparency)
         fc = self.first_cover(X)
         use = (fc >= 0) & (fc < m)
@@ -308,7 +355,7 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
 
     def transparency_accuracy_curve(self, X, y, *, blackbox_pred=None) -> TradeoffCurve:
         """Points ``(T_m, A_m)``, m = 0..M, and AUTAC (Proposition 4) on ``(X, y)``."""
-        self._check_fitted()
+        X = self._check_X(X)
         arr = np.asarray(y).ravel()
         if len(arr) != np.shape(X)[0]:
             raise InputError(f"y has {len(arr)} labels but X has {np.shape(X)[0]} rows")
@@ -338,7 +385,7 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
 
     def predict_stochastic(self, X, t: float, *, random_state=None, blackbox_pred=None) -> np.ndarray:
         """The stochastic CRL of Definition 3 with transparency ``t`` (measured on the training data)."""
-        self._check_fitted()
+        X = self._check_X(X)
         out = stochastic_crl_predict(self.first_cover(X), self.rule_labels_, self._blackbox01(X, blackbox_pred),
                                      self.train_curve_.transparency, t, as_generator(random_state))
         return self.classes_[out]
@@ -382,7 +429,7 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
         items = self.binarizer_.items_
         self.rule_itemsets_ = [tuple(s) for s in itemsets]
         self.rule_labels_ = np.asarray(labels, dtype=np.int64)
-        self.rule_text_ = [" and ".join(items[i].render(self.feature_names_in_) for i in s) or "default (always)"
+        self.rule_text_ = [" and ".join(items[i].render(self._names_for_rules) for i in s) or "default (always)"
                            for s in self.rule_itemsets_]
         has_default = bool(self.rule_itemsets_) and not self.rule_itemsets_[-1]
         body = self.rule_itemsets_[:-1] if has_default else self.rule_itemsets_
@@ -527,6 +574,21 @@ class CompanionRuleList(_CompanionBase):
     black_box_ : the black box used.
     """
 
+    _parameter_constraints: dict = {
+        **_MINING_CONSTRAINTS,
+        "alpha": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
+        "C0": [Interval(Real, 0, None, closed="neither")],
+        "n_iter": [Interval(Integral, 0, None, closed="left")],
+        "negations": ["boolean"],
+        "precision_filter": ["boolean"],
+        "default_rule": [StrOptions(set(DEFAULT_RULE_MODES))],
+        "blackbox_train_pred": [StrOptions({"auto", "oof", "in_sample"})],
+        "cv": [Interval(Integral, 2, None, closed="left")],
+        "max_conditions": [Interval(Integral, 1, None, closed="left")],
+        "max_rules": [Interval(Integral, 1, None, closed="left"), None],
+        "rule_labels": [StrOptions({"mined", "majority"})],
+    }
+
     def __init__(self, *, black_box=None, alpha: float | str = "auto", C0: float = 0.001, n_iter: int = 50_000,
                  min_support: float = 0.05, max_card: int = 2, n_quantiles: int = 7, negations: bool = False,
                  precision_filter: bool = False, max_rules_per_class: int | None = None,
@@ -567,6 +629,7 @@ class CompanionRuleList(_CompanionBase):
         """
         import warnings
 
+        self._validate_params()
         rng = as_generator(self.random_state)
         check_in_range("C0", self.C0, 0.0, None, low_open=True)
         check_int("n_iter", self.n_iter, 0, None)
@@ -584,6 +647,7 @@ class CompanionRuleList(_CompanionBase):
         check_in_range("min_support", self.min_support, 0.0, 1.0, low_open=True, high_open=True)
         y01, bb01 = self._prepare(X, y, blackbox_pred, refit=self.refit, train_pred=self.blackbox_train_pred,
                                   cv=self.cv, rng=rng)
+        X = self.__dict__.pop("_X_fit")
         self.binarizer_, B, self.pool_ = _mine(self, X, y01, rng)
         self.mining_report_: MiningReport = self.pool_.report
         if self.rule_labels == "majority":  # labels come from the data: one candidate per antecedent
@@ -671,6 +735,13 @@ class PairedRuleList(_CompanionBase):
     min_support, max_card, n_quantiles, ... : mining, as in :class:`CompanionRuleList`.
     """
 
+    _parameter_constraints: dict = {
+        **_MINING_CONSTRAINTS,
+        "learner": [StrOptions({"corels", "sbrl"})],
+        "params": [dict, None],
+        "mining": [StrOptions({"learner", "pool"})],
+    }
+
     def __init__(self, *, learner: str = "corels", black_box=None, params: dict | None = None,
                  mining: str = "learner", min_support: float = 0.05, max_card: int = 2, n_quantiles: int = 7,
                  refit: bool = True, max_rules_per_class: int | None = None, memory_limit_mb: float | None = None,
@@ -691,13 +762,16 @@ class PairedRuleList(_CompanionBase):
 
     def mine(self, X, y) -> "PairedRuleList":
         """Binarize and mine only (the pool a grid of learner settings shares); returns self."""
+        self._validate_params()
         rng = as_generator(self.random_state)
         if self.learner not in ("corels", "sbrl"):
             raise InputError(f"learner must be 'corels' or 'sbrl', got {self.learner!r}")
         if self.mining not in ("learner", "pool"):
             raise InputError(f"mining must be 'learner' or 'pool', got {self.mining!r}")
-        n = np.shape(X)[0] if np.ndim(X) == 2 else 0
-        classes, y01 = _binary_target(y, n, type(self).__name__)
+        X, y = validate_data(self, X, y, reset=True, categorical=True, min_samples=2)
+        classes, y01 = encode_binary_target(self, y, n_samples=X.shape[0])
+        y01 = y01.astype(np.int8)
+        n = X.shape[0]
         kw = (dict(BASELINE_MINING[self.learner], cap_pool=False) if self.mining == "learner"
               else {"scope": "class"})
         self.binarizer_, self._B, self.pool_ = _mine(self, X, y01, rng, precision_filter=False, **kw)
@@ -716,12 +790,14 @@ class PairedRuleList(_CompanionBase):
         on the same rows (e.g. one budget of a CORELS run with snapshots, one ``Nc`` of an SBRL
         run); the pool is then kept and the learner is not run.
         """
+        self._validate_params()
         rng = as_generator(self.random_state)
         if self.learner not in ("corels", "sbrl"):
             raise InputError(f"learner must be 'corels' or 'sbrl', got {self.learner!r}")
         # the black box is only needed at prediction time; training ignores it
-        y01, _ = self._prepare(X, y, np.zeros(np.shape(X)[0]) if blackbox_pred is None else blackbox_pred,
-                               refit=self.refit, train_pred="in_sample", cv=2, rng=rng)
+        y01, _ = self._prepare(X, y, blackbox_pred, refit=self.refit,
+                               train_pred="none" if blackbox_pred is None else "in_sample", cv=2, rng=rng)
+        X = self.__dict__.pop("_X_fit")
         if self.refit and self.black_box is not None:
             _check_black_box(self.black_box, need_fit=True)
         if result is None:
