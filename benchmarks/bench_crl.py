@@ -245,7 +245,7 @@ def main(argv=None) -> int:
     ap.add_argument("--datasets", nargs="+", default=["breast_cancer", "adult"])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--mining-datasets", nargs="*", default=["cdc_diabetes", "adult"])
-    ap.add_argument("--fp-rows", type=int, default=20_000)
+    ap.add_argument("--fp-rows", type=int, default=2_000)
     ap.add_argument("--only-mining", action="store_true", help="only the mining benchmark (and the CORELS oracle)")
     ap.add_argument("--corels-oracle", action="store_true", help="compare with the reference corels package if installed")
     args = ap.parse_args(argv)
