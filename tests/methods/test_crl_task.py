@@ -46,6 +46,9 @@ def test_task_runs_all_learners(tmp_path):
     assert lists["cap_met"].notna().all() and (lists["n_conditions"] >= 0).all()
     assert (df[df["learner"].isin(["cart", "c45"])]["n_conditions"] < 20).all()
     crl = lists[lists["learner"] == "crl"]
+    # regression: the chosen alpha is its own metric (a metric named "alpha" was shadowed by the parameter)
+    assert np.allclose(crl["alpha_used"].astype(float), 0.002)
+    assert crl["alpha_chosen"].isna().all() or np.allclose(crl["alpha_chosen"].astype(float), 0.002)
     assert np.allclose(crl["acc_t000"], crl["blackbox_accuracy"])
     art = list((tmp_path / "artifacts").rglob("rules.txt"))
     assert art and "companion rule" in art[0].read_text()
