@@ -19,7 +19,8 @@ def test_version(capsys):
     assert out.startswith(f"interpretopt {interpretopt.__version__}") and "Python" in out
 
 
-def test_configs_ship_with_the_package_and_are_found_from_any_directory(tmp_path):
+def test_configs_ship_with_the_package_and_are_found_from_any_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no configs/ here: the package's
     root = configs_root()
     assert root == __import__("pathlib").Path(interpretopt.__file__).resolve().parent / "configs"
     assert (root / "smoke.yaml").is_file() and (root / "imd" / "table1.yaml").is_file()

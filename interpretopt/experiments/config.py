@@ -445,15 +445,20 @@ def configs_root(start: str | os.PathLike | None = None) -> Path:
     """The ``configs/`` directory.
 
     With ``start`` (a config file's folder), the nearest ancestor of ``start`` named
-    ``configs`` that holds ``solvers/`` (so a config finds the presets beside it); otherwise,
-    and when there is none, the configs shipped inside the package (``interpretopt/configs``,
-    package data of every installation: a checkout links it to the repository's ``configs/``).
+    ``configs`` that holds ``solvers/`` (so a config finds the presets beside it); otherwise a
+    ``configs/`` directory in the working directory (a project's own configs); otherwise the
+    configs shipped inside the package (``interpretopt/configs``, package data of every
+    installation, so names such as ``imd/table1`` resolve from any directory; a checkout links
+    it to the repository's ``configs/``).
     """
     if start is not None:
         p = Path(start).resolve()
         for d in [p] + list(p.parents):
             if (d / "solvers").is_dir() and d.name == "configs":
                 return d
+    cwd = Path.cwd() / "configs"
+    if cwd.is_dir():
+        return cwd
     return Path(__file__).resolve().parents[1] / "configs"
 
 
