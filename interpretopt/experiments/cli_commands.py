@@ -217,6 +217,9 @@ def _count_runs(config) -> str:
     from interpretopt.experiments.config import expand_params
 
     grid = sum(len(expand_params(m.params)) for m in config.methods)
+    if config.pairs is not None and config.pairs.per_dataset:
+        n_pairs = sum(len(config.pairs.per_dataset.get(d.label, ())) for d in config.datasets)
+        return str(n_pairs * grid * config.repetitions)
     if config.pairs is not None and not config.pairs.pairs:
         ps = config.pairs
         k = len(ps.candidates)
