@@ -2,10 +2,12 @@
 
 ``add_experiment_commands(subparsers)`` adds::
 
-    run CONFIG [--n-jobs N] [--scheduler ADDRESS] [--out DIR] [--force] [--smoke] [--data-dir DIR] [--quiet]
-    table CONFIG [--out DIR] [--smoke] [--format markdown|latex|csv] [--name TABLE]
-    plot CONFIG [--out DIR] [--smoke] [--name PLOT]
-    reproduce PAPER/TABLE [--n-jobs N] [--scheduler ADDRESS] [--out DIR] [--force] [--smoke] [--data-dir DIR]
+    run CONFIG [--n-jobs N] [--scheduler ADDRESS] [--out DIR] [--force] [--scale S | --smoke] [--data-dir DIR] [--quiet]
+    table CONFIG [--out DIR] [--scale S | --smoke] [--format markdown|latex|csv] [--name TABLE]
+    plot CONFIG [--out DIR] [--scale S | --smoke] [--name PLOT]
+    reproduce PAPER/TABLE [--n-jobs N] [--scheduler ADDRESS] [--out DIR] [--force] [--scale S | --smoke] [--data-dir DIR]
+
+S is ``smoke``, ``reduced`` or ``full`` (default).
     list configs
 
 Each sub-parser sets ``func`` to its handler (``args.func(args)`` returns the exit code).
@@ -52,13 +54,23 @@ def resolve_config_path(name: str) -> Path:
     raise ConfigError(name, [f"no config file {name!r} and none under {root}; see `interpretopt list configs`"])
 
 
+def _add_scale_options(p: argparse.ArgumentParser) -> None:
+    from interpretopt.experiments.config import SCALES
+
+    p.add_argument("--scale", default=None, choices=SCALES,
+                   help="smoke: the paper's datasets subsampled, minutes; reduced: full datasets, fewer "
+                        "repetitions or splits; full: the published protocol (default)")
+    p.add_argument("--smoke", action="store_true", help="the same as --scale smoke")
+
+
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n-jobs", type=int, default=1, help="local worker processes (default 1; -1 = all cores)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="Dask scheduler address (tcp://host:8786): run on that cluster")
-    p.add_argument("--out", default=None, metavar="DIR", help="output directory (default results/<name>[-smoke])")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="output directory (default results/<name>, or results/<name>-<scale> below full scale)")
     p.add_argument("--force", action="store_true", help="rerun runs that are already stored")
-    p.add_argument("--smoke", action="store_true", help="apply the config's smoke overrides (1 repetition, small data)")
+    _add_scale_options(p)
     # SUPPRESS: a --data-dir given before the sub-command (top-level option) is not reset to None
     p.add_argument("--data-dir", default=argparse.SUPPRESS, metavar="DIR",
                    help="dataset directory (default $INTERPRETOPT_DATA)")
@@ -82,7 +94,7 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
     p = subparsers.add_parser("table", help="print and write the tables of an experiment from its results")
     p.add_argument("config", metavar="CONFIG")
     p.add_argument("--out", default=None, metavar="DIR")
-    p.add_argument("--smoke", action="store_true")
+    _add_scale_options(p)
     p.add_argument("--format", default="markdown", choices=["markdown", "latex", "csv"])
     p.add_argument("--name", default=None, metavar="TABLE", help="only this table")
     p.set_defaults(func=cmd_table)
@@ -90,7 +102,7 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
     p = subparsers.add_parser("plot", help="write the plots of an experiment (PNG, SVG) from its results")
     p.add_argument("config", metavar="CONFIG")
     p.add_argument("--out", default=None, metavar="DIR")
-    p.add_argument("--smoke", action="store_true")
+    _add_scale_options(p)
     p.add_argument("--name", default=None, metavar="PLOT", help="only this plot")
     p.set_defaults(func=cmd_plot)
 
@@ -108,7 +120,12 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
 def _load(args):
     from interpretopt.experiments.config import load_config
 
-    return load_config(resolve_config_path(args.config), smoke=getattr(args, "smoke", False))
+    scale = getattr(args, "scale", None)
+    if getattr(args, "smoke", False):
+        if scale not in (None, "smoke"):
+            raise ConfigError(args.config, [f"--smoke contradicts --scale {scale}; give one of them"])
+        scale = "smoke"
+    return load_config(resolve_config_path(args.config), scale=scale)
 
 
 def _out_dir(args, config) -> Path:
@@ -157,7 +174,7 @@ def _results(config, out: Path):
     df = read_results(out, config_hash=config.config_hash)
     if not len(df):
         raise InterpretoptError(f"no results of {config.name!r} (config hash {config.config_hash}) in {out}; "
-                                f"run `interpretopt run {config.path}{' --smoke' if config.is_smoke else ''}` first")
+                                f"run `interpretopt run {config.path}{'' if config.scale == 'full' else ' --scale ' + config.scale}` first")
     return df
 
 
@@ -252,8 +269,8 @@ def cmd_list_configs(args=None) -> int:
         methods = ",".join(sorted({m.method for m in c.methods}))
         desc = " ".join(c.description.split())
         desc = desc if len(desc) <= 90 else desc[:87] + "..."
-        n_full, n_smoke = _count_runs(c), _count_runs(c.with_smoke())
-        print(f"{rel:<{width}}  {methods:<12} runs={n_full:>6} smoke={n_smoke:>4}  {desc}")
+        n_full, n_red, n_smoke = _count_runs(c), _count_runs(c.with_scale("reduced")), _count_runs(c.with_smoke())
+        print(f"{rel:<{width}}  {methods:<12} runs={n_full:>6} reduced={n_red:>5} smoke={n_smoke:>4}  {desc}")
     return 1 if bad else 0
 
 

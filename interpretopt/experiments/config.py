@@ -51,6 +51,9 @@ Schema (every key except ``name``, ``method``/``methods`` and ``datasets`` is op
       models: [DT1]                  # replaces models
       pairs: {list: [[DT1, LR]]}     # replaces pairs
       settings: {time_limit: 10}     # merged into settings
+    reduced:                         # overrides applied by --scale reduced (same keys as smoke;
+      repetitions: 2                 # nothing is changed by default): the full datasets with
+                                     # fewer repetitions or splits, hours rather than days
     tables:
       - name: table1
         caption: "F1 of the diff model"
@@ -203,18 +206,36 @@ class SplitSpec:
     stratify: bool = True
 
 
-@dataclass(frozen=True)
-class SmokeSpec:
-    """Overrides applied by ``--smoke``; ``None`` fields keep the full config's value."""
+SCALES = ("smoke", "reduced", "full")
 
-    repetitions: int = 1
-    max_rows: int | None = 500
-    max_grid: int | None = 2
+
+@dataclass(frozen=True)
+class ScaleSpec:
+    """Overrides that turn the full (published) protocol into a smaller scale.
+
+    ``None`` fields keep the full config's value. ``max_rows`` subsamples every dataset
+    (seeded), ``max_grid`` keeps the first values of every grid axis, ``params`` replaces
+    the named axes, ``datasets`` / ``models`` / ``pairs`` replace those lists, ``settings``
+    is merged into the solver settings.
+    """
+
+    repetitions: int | None = None
+    max_rows: int | None = None
+    max_grid: int | None = None
     params: dict | None = None
     datasets: tuple[DatasetSpec, ...] | None = None
     models: tuple[str, ...] | None = None
     pairs: PairSpec | None = None
     settings: dict | None = None
+
+
+@dataclass(frozen=True)
+class SmokeSpec(ScaleSpec):
+    """The ``smoke:`` section (``--scale smoke``): one repetition, 500 rows, two values per axis by default."""
+
+    repetitions: int | None = 1
+    max_rows: int | None = 500
+    max_grid: int | None = 2
 
 
 @dataclass(frozen=True)
@@ -281,11 +302,17 @@ class ExperimentConfig:
     settings: dict = field(default_factory=dict)
     record: tuple[str, ...] | None = None
     smoke: SmokeSpec = field(default_factory=SmokeSpec)
+    reduced: ScaleSpec | None = None
     tables: tuple[TableSpec, ...] = ()
     plots: tuple[PlotSpec, ...] = ()
     description: str = ""
     path: str = "<string>"
-    is_smoke: bool = False
+    scale: str = "full"
+
+    @property
+    def is_smoke(self) -> bool:
+        """True for the smoke scale (``--smoke`` / ``--scale smoke``)."""
+        return self.scale == "smoke"
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -308,7 +335,8 @@ class ExperimentConfig:
             "solver": self.solver,
             "settings": _jsonable(self.settings),
             "smoke": self.is_smoke,
-            "max_rows": self.smoke.max_rows if self.is_smoke else None,
+            **({"scale": self.scale} if self.scale == "reduced" else {}),
+            "max_rows": self._scale_spec().max_rows if self.scale != "full" else None,
             "datasets": {d.label: [d.name, _jsonable(d.options), d.max_rows] for d in self.datasets},
         }
 
@@ -318,11 +346,41 @@ class ExperimentConfig:
         blob = json.dumps(self.execution_dict(), sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
+    def _scale_spec(self, scale: str | None = None) -> ScaleSpec:
+        scale = self.scale if scale is None else scale
+        if scale == "smoke":
+            return self.smoke
+        if scale == "reduced":
+            return self.reduced if self.reduced is not None else ScaleSpec()
+        return ScaleSpec()
+
     def with_smoke(self) -> "ExperimentConfig":
         """The config with its ``smoke`` overrides applied (one repetition, small data, small grids)."""
-        if self.is_smoke:
+        return self.with_scale("smoke")
+
+    def with_scale(self, scale: str) -> "ExperimentConfig":
+        """The config at ``scale``: ``"full"`` (as written, the published protocol), ``"reduced"``
+        (its ``reduced:`` overrides: full datasets, fewer repetitions or splits) or ``"smoke"``.
+
+        A config without a ``reduced:`` section is its own reduced scale (the table is
+        already small enough); :attr:`scale` still says ``"reduced"`` so that tables label it.
+
+        Raises
+        ------
+        ConfigError
+            ``scale`` is not one of :data:`SCALES`, or the config is already at another
+            reduced scale.
+        """
+        if scale not in SCALES:
+            raise ConfigError(self.path, [f"unknown scale {scale!r}; valid scales: {', '.join(SCALES)}"])
+        if scale == self.scale:
             return self
-        s = self.smoke
+        if self.scale != "full":
+            raise ConfigError(self.path, [f"the config is already at scale {self.scale!r}; "
+                                          f"load it again to get scale {scale!r}"])
+        if scale == "full":
+            return self
+        s = self._scale_spec(scale)
         methods = []
         for m in self.methods:
             params = {}
@@ -346,9 +404,9 @@ class ExperimentConfig:
         kw.update(
             methods=tuple(methods),
             datasets=tuple(datasets),
-            repetitions=s.repetitions,
+            repetitions=s.repetitions if s.repetitions is not None else self.repetitions,
             settings=settings,
-            is_smoke=True,
+            scale=scale,
         )
         if s.models is not None:
             kw["models"] = s.models
@@ -740,7 +798,7 @@ def _known_datasets() -> list[str] | None:
 
 TOP_KEYS = {
     "name", "description", "method", "params", "methods", "datasets", "models", "pairs", "repetitions",
-    "split", "seed", "solver", "preset", "settings", "record", "smoke", "tables", "plots",
+    "split", "seed", "solver", "preset", "settings", "record", "smoke", "reduced", "tables", "plots",
 }
 
 
@@ -871,13 +929,16 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
 
     smoke = SmokeSpec()
     if "smoke" in raw:
-        smoke = _parse_smoke(c, raw["smoke"] or {}, check_model_names)
+        smoke = _parse_scale(c, raw["smoke"] or {}, check_model_names, "smoke", SmokeSpec)
+    reduced = None
+    if "reduced" in raw:
+        reduced = _parse_scale(c, raw["reduced"] or {}, check_model_names, "reduced", ScaleSpec)
 
     all_params = {k for m in methods for k in m.params}
-    if smoke.params:
-        for k in smoke.params:
+    for where, spec in (("smoke", smoke), ("reduced", reduced)):
+        for k in (spec.params or {}) if spec is not None else {}:
             if k not in all_params:
-                c.add(f"smoke.params.{k}",
+                c.add(f"{where}.params.{k}",
                       f"not a parameter of the experiment; parameters: {', '.join(sorted(all_params))}")
 
     tables = []
@@ -910,33 +971,34 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
     return ExperimentConfig(
         name=name, methods=tuple(methods), datasets=tuple(datasets), models=models, pairs=pairs,
         repetitions=repetitions, split=split, seed=seed, solver=solver, preset=preset, settings=settings,
-        record=record, smoke=smoke, tables=tuple(tables), plots=tuple(plots), description=description, path=path,
+        record=record, smoke=smoke, reduced=reduced, tables=tuple(tables), plots=tuple(plots), description=description, path=path,
     )
 
 
-def _parse_smoke(c: _Checker, s: Any, check_model_names) -> SmokeSpec:
+def _parse_scale(c: _Checker, s: Any, check_model_names, where: str, cls: type) -> ScaleSpec:
+    """A ``smoke:`` or ``reduced:`` section (same keys) into ``cls`` (its defaults fill the rest)."""
     allowed = {"repetitions", "max_rows", "max_grid", "params", "datasets", "models", "pairs", "settings"}
-    if not c.keys(s, "smoke", allowed):
-        return SmokeSpec()
+    if not c.keys(s, where, allowed):
+        return cls()
     kw: dict[str, Any] = {}
     if "repetitions" in s:
-        kw["repetitions"] = c.integer(s["repetitions"], "smoke.repetitions", low=1, default=1)
+        kw["repetitions"] = c.integer(s["repetitions"], f"{where}.repetitions", low=1, default=1)
     if "max_rows" in s:
-        kw["max_rows"] = c.integer(s["max_rows"], "smoke.max_rows", low=2, allow_none=True)
+        kw["max_rows"] = c.integer(s["max_rows"], f"{where}.max_rows", low=2, allow_none=True)
     if "max_grid" in s:
-        kw["max_grid"] = c.integer(s["max_grid"], "smoke.max_grid", low=1, allow_none=True)
+        kw["max_grid"] = c.integer(s["max_grid"], f"{where}.max_grid", low=1, allow_none=True)
     if "params" in s:
-        kw["params"] = c.param_axes(s["params"], "smoke.params")
+        kw["params"] = c.param_axes(s["params"], f"{where}.params")
     if "datasets" in s:
-        kw["datasets"] = c.datasets(s["datasets"], "smoke.datasets")
+        kw["datasets"] = c.datasets(s["datasets"], f"{where}.datasets")
     if "models" in s:
-        kw["models"] = c.models(s["models"], "smoke.models")
-        check_model_names(kw["models"], "smoke.models")
+        kw["models"] = c.models(s["models"], f"{where}.models")
+        check_model_names(kw["models"], f"{where}.models")
     if "pairs" in s:
-        kw["pairs"] = c.pairs(s["pairs"], "smoke.pairs")
+        kw["pairs"] = c.pairs(s["pairs"], f"{where}.pairs")
     if "settings" in s:
-        kw["settings"] = c.settings(s["settings"] or {}, "smoke.settings")
-    return SmokeSpec(**kw)
+        kw["settings"] = c.settings(s["settings"] or {}, f"{where}.settings")
+    return cls(**kw)
 
 
 def _parse_filter(c: _Checker, v: Any, where: str) -> dict:
@@ -1060,7 +1122,8 @@ def _parse_plot(c: _Checker, p: Any, where: str) -> PlotSpec | None:
     return PlotSpec(**kw)
 
 
-def load_config(path: str | os.PathLike, *, smoke: bool = False, check_names: bool = True) -> ExperimentConfig:
+def load_config(path: str | os.PathLike, *, smoke: bool = False, scale: str | None = None,
+                check_names: bool = True) -> ExperimentConfig:
     """Read and validate a YAML experiment config.
 
     Parameters
@@ -1068,7 +1131,10 @@ def load_config(path: str | os.PathLike, *, smoke: bool = False, check_names: bo
     path : path-like
         The YAML file.
     smoke : bool, default=False
-        Apply the config's ``smoke`` overrides (see :meth:`ExperimentConfig.with_smoke`).
+        Apply the config's ``smoke`` overrides (see :meth:`ExperimentConfig.with_smoke`);
+        the same as ``scale="smoke"``.
+    scale : {"smoke", "reduced", "full"} or None
+        The scale to load (see :meth:`ExperimentConfig.with_scale`); default full.
     check_names : bool, default=True
         Check method, dataset and model names against their registries.
 
@@ -1086,4 +1152,6 @@ def load_config(path: str | os.PathLike, *, smoke: bool = False, check_names: bo
     except yaml.YAMLError as e:
         raise ConfigError(str(p), [f"not valid YAML: {e}"]) from None
     cfg = parse_config(copy.deepcopy(raw) if raw is not None else {}, str(p), check_names=check_names)
-    return cfg.with_smoke() if smoke else cfg
+    if smoke and scale not in (None, "smoke"):
+        raise ConfigError(str(p), [f"smoke=True contradicts scale={scale!r}"])
+    return cfg.with_scale("smoke" if smoke else (scale or "full"))

@@ -24,7 +24,7 @@ older hash stay in the directory; ``read_results(out, config_hash=cfg.config_has
 
 Columns of a row (``RESERVED_COLUMNS``): ``config_name, config_hash, run_key, run_name,
 method, method_variant, dataset, dataset_name, models, model1, model2, pair_tag, rep, seed,
-params, smoke, solver, status, objective, bound, gap, run_status, error, traceback,
+params, smoke, scale, solver, status, objective, bound, gap, run_status, error, traceback,
 warnings, wall_time, cpu_time, started_at, finished_at, host`` and ``version_<package>`` for
 interpretopt, numpy, scikit-learn, pandas, pyomo, highspy and ortools; then one column per
 parameter and one per metric. ``status`` is the solver status the task reports;
@@ -60,7 +60,7 @@ VERSION_PACKAGES = ("interpretopt", "numpy", "scikit-learn", "pandas", "pyomo", 
 
 RESERVED_COLUMNS = (
     "config_name", "config_hash", "run_key", "run_name", "method", "method_variant", "dataset", "dataset_name",
-    "models", "model1", "model2", "pair_tag", "rep", "seed", "params", "smoke",
+    "models", "model1", "model2", "pair_tag", "rep", "seed", "params", "smoke", "scale",
     "solver", "status", "objective", "bound", "gap",
     "run_status", "error", "traceback", "warnings", "wall_time", "cpu_time", "started_at", "finished_at", "host",
 ) + tuple(f"version_{p.replace('-', '_')}" for p in VERSION_PACKAGES)

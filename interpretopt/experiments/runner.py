@@ -151,12 +151,13 @@ class RunEnv:
     out_dir: str | None
     data_dir: str | None = None
     record: tuple[str, ...] | None = None
+    scale: str = "full"
 
     @classmethod
     def from_config(cls, config: ExperimentConfig, out_dir=None, data_dir=None) -> "RunEnv":
         return cls(config.name, config.config_hash, config.seed, config.solver, dict(config.settings), config.split,
                    config.is_smoke, None if out_dir is None else str(out_dir),
-                   None if data_dir is None else str(data_dir), config.record)
+                   None if data_dir is None else str(data_dir), config.record, config.scale)
 
 
 # ----------------------------------------------------------------------------- caches (per process)
@@ -397,8 +398,8 @@ def _dump_atomic(obj: Any, path: Path) -> None:
 
 
 def default_out_dir(config: ExperimentConfig) -> Path:
-    """``results/<name>`` (``results/<name>-smoke`` under ``--smoke``) in the working directory."""
-    return Path("results") / (config.name + ("-smoke" if config.is_smoke else ""))
+    """``results/<name>`` (``results/<name>-smoke`` / ``-reduced`` at those scales) in the working directory."""
+    return Path("results") / (config.name + ("" if config.scale == "full" else f"-{config.scale}"))
 
 
 def _planning_context(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv) -> RunContext:
@@ -538,6 +539,7 @@ def _base_row(spec: RunSpec, env: RunEnv) -> dict:
         "seed": spec.seed,
         "params": _canon(spec.params),
         "smoke": env.smoke,
+        "scale": env.scale,
         "solver": None,
         "status": None,
         "objective": None,
@@ -686,7 +688,7 @@ def run_experiment(
     env = RunEnv.from_config(config, out, data_dir)
     atomic_write_text(out / "experiment.json", json.dumps(
         {"name": config.name, "config": config.path, "config_hash": config.config_hash, "smoke": config.is_smoke,
-         "execution": config.execution_dict()}, indent=1, sort_keys=True, default=str))
+         "scale": config.scale, "execution": config.execution_dict()}, indent=1, sort_keys=True, default=str))
     all_runs = plan_runs(config, out_dir=out, data_dir=data_dir, n_jobs=n_jobs if scheduler is None else 1) \
         if runs is None else list(runs)
     done = {} if force else store.statuses()

@@ -26,8 +26,7 @@ When the spec has ``reference`` values (the published numbers), a comparison lis
 published cell, our mean, the paper's number and the difference ``ours - paper``; a published
 row label may also name a summary row (``mean rank``, ``p (Wilcoxon vs imd)``), compared with
 ours. With ``reference.pairs`` the comparison shows the paper's pair beside ours. Published
-numbers are always labelled ``paper``. Results of a smoke run (``smoke`` column true) or of a
-reduced scale (``scale`` column other than ``full``) give tables whose title says so.
+numbers are always labelled ``paper``.
 
 Output: :func:`to_markdown`, :func:`to_latex`, :func:`to_csv`.
 """
@@ -68,6 +67,10 @@ class TableResult:
         One row per test: ``test, column, baseline, statistic, pvalue, pvalue_holm, n``.
     comparison : pandas.DataFrame or None
         ``row, column, ours, paper, diff`` for every published cell.
+    scale : str
+        ``"full"``, ``"reduced"`` or ``"smoke"``: the scale the results were run at (from
+        their ``scale`` column; ``"mixed: ..."`` when they disagree). Titles and the
+        comparison with the paper say it whenever it is not the full protocol.
     """
 
     spec: TableSpec
@@ -81,7 +84,7 @@ class TableResult:
     n_runs: int = 0
     n_failed: int = 0
     pairs: dict = field(default_factory=dict)
-    scale: str | None = None
+    scale: str = "full"
 
 
 def _sort_key(v: Any):
@@ -283,16 +286,21 @@ def _number(text: Any) -> float:
         return np.nan
 
 
-def _scale_of(df: pd.DataFrame) -> str | None:
-    """``"smoke"``, a reduced scale's name, ``"mixed"``, or ``None`` for full-scale results."""
-    scales = set()
-    if "scale" in df.columns:
-        scales |= {str(v) for v in df["scale"].dropna().unique() if str(v) != "full"}
-    if "smoke" in df.columns and df["smoke"].fillna(False).astype(bool).any():
-        scales.add("smoke")
-    if not scales:
-        return None
-    return scales.pop() if len(scales) == 1 else "mixed (" + ", ".join(sorted(scales)) + ")"
+def _scale_of(df: pd.DataFrame) -> str:
+    """The scale of the result rows: their ``scale`` column, else their ``smoke`` flag."""
+    if "scale" in df.columns and df["scale"].notna().any():
+        vals = sorted({str(v) for v in df["scale"].dropna()})
+    elif "smoke" in df.columns:
+        vals = sorted({"smoke" if bool(v) else "full" for v in df["smoke"].dropna()})
+    else:
+        vals = []
+    if not vals:
+        return "full"
+    return vals[0] if len(vals) == 1 else "mixed: " + ", ".join(vals)
+
+
+def _scale_note(tr: TableResult) -> str:
+    return "" if tr.scale == "full" else f"{tr.scale} scale, not the published protocol"
 
 
 def _p(p: float) -> str:
@@ -309,9 +317,8 @@ def _title(tr: TableResult) -> str:
     agg = {"mean": "mean over repetitions", "mean_std": "mean ± std over repetitions",
            "mean_rank": "rank of the columns within each row, on the means over repetitions"}[s.aggregate]
     head = f"{s.name}: {s.metric} ({agg})"
-    if tr.scale:
-        head = (f"[{tr.scale.upper()} SCALE: subsampled data and/or fewer repetitions, not the published "
-                f"protocol] {head}")
+    if _scale_note(tr):
+        head += f" [{_scale_note(tr)}]"
     return head + (f" - {s.caption}" if s.caption else "")
 
 
@@ -349,7 +356,8 @@ def to_markdown(tr: TableResult) -> str:
                 for c in tr.comparison.itertuples()]
         n_match = int(tr.comparison["ours"].notna().sum())
         head = ["row"] + (["pair (ours)", "pair (paper)"] if with_pairs else []) + ["column", "ours", "paper", "diff"]
-        parts += ["", f"Ours beside the paper ({src}); `paper` = published number, `diff` = ours - paper "
+        at = f" at {tr.scale} scale" if _scale_note(tr) else ""
+        parts += ["", f"Ours{at} beside the paper ({src}); `paper` = published number, `diff` = ours - paper "
                   f"({n_match} of {len(tr.comparison)} published cells have a result of ours):", "",
                   _md_table(head, rows)]
     return "\n".join(parts) + "\n"
@@ -389,7 +397,8 @@ def to_latex(tr: TableResult) -> str:
         d = s.digits
         f = (lambda x: "" if x is None or pd.isna(x) else f"{x:.{d}f}")
         src = s.reference.source if s.reference is not None and s.reference.source else "published table"
-        lines += [r"\par\medskip", rf"\small Ours beside the paper ({_tex(src)})\par",
+        at = f" at {tr.scale} scale" if _scale_note(tr) else ""
+        lines += [r"\par\medskip", rf"\small Ours{at} beside the paper ({_tex(src)})\par",
                   r"\begin{tabular}{llrrr}", r"\toprule", r"row & column & ours & paper & diff \\", r"\midrule"]
         for c in tr.comparison.itertuples():
             dd = "" if pd.isna(c.diff) else f"{c.diff:+.{d}f}"
@@ -414,6 +423,7 @@ def to_csv(tr: TableResult) -> str:
             if tr.comparison is not None:
                 p, d = ref.get((r, c), (np.nan, np.nan))
                 rec["paper"], rec["diff"] = p, d
+            rec["scale"] = tr.scale
             recs.append(rec)
     return pd.DataFrame(recs).to_csv(index=False)
 

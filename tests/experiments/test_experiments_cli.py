@@ -124,4 +124,19 @@ def test_commands_through_the_main_cli(project, capsys, monkeypatch):
     assert cli.main(["table", "demo/table1", "--smoke"]) == 0
     assert cli.main(["list", "configs"]) == 0
     out = capsys.readouterr().out
-    assert "2 ok" in out and "Ours beside the paper" in out and "demo/table1.yaml" in out
+    assert "2 ok" in out and "Ours at smoke scale beside the paper" in out and "demo/table1.yaml" in out
+    assert "[smoke scale, not the published protocol]" in out
+
+
+def test_scale_option_runs_the_reduced_section_into_its_own_directory(project, capsys):
+    assert _cli("run", "demo/table1", "--scale", "reduced", "--quiet") == 0
+    assert (project / "results" / "demo_table1-reduced" / "results.parquet").is_file()
+    df = read_results(project / "results" / "demo_table1-reduced")
+    assert set(df["scale"]) == {"reduced"}
+    assert _cli("table", "demo/table1", "--scale", "reduced") == 0
+    assert "[reduced scale, not the published protocol]" in capsys.readouterr().out
+
+
+def test_smoke_and_another_scale_together_is_an_error(project, capsys):
+    assert _cli("run", "demo/table1", "--smoke", "--scale", "full", "--quiet") == 2
+    assert "--smoke contradicts --scale full" in capsys.readouterr().err

@@ -158,6 +158,37 @@ def test_smoke_overrides():
     assert len(plan_runs(s)) == 2
 
 
+def test_reduced_scale_keeps_what_it_does_not_override():
+    c = parse_config(_base(
+        params={"a": [1, 2, 3, 4], "b": [5, 6, 7]}, repetitions=5, settings={"time_limit": 100},
+        reduced={"repetitions": 2, "params": {"b": [5]}},
+    ))
+    r = c.with_scale("reduced")
+    assert r.scale == "reduced" and not r.is_smoke and r.repetitions == 2
+    assert r.methods[0].params == {"a": (1, 2, 3, 4), "b": (5,)}
+    assert r.datasets[0].max_rows is None and r.settings["time_limit"] == 100
+    assert len({c.config_hash, r.config_hash, c.with_smoke().config_hash}) == 3
+    assert c.with_scale("full") is c
+
+
+def test_a_config_without_reduced_section_is_its_own_reduced_scale():
+    c = parse_config(_base(params={"a": [1, 2, 3]}, repetitions=3))
+    r = c.with_scale("reduced")
+    assert r.scale == "reduced" and r.repetitions == 3 and r.methods == c.methods
+
+
+def test_bad_scales_are_errors():
+    c = parse_config(_base())
+    with pytest.raises(ConfigError, match="unknown scale 'tiny'; valid scales: smoke, reduced, full"):
+        c.with_scale("tiny")
+    with pytest.raises(ConfigError, match="already at scale 'smoke'"):
+        c.with_smoke().with_scale("reduced")
+    with pytest.raises(ConfigError, match=r"reduced\.params\.zz.*not a parameter"):
+        parse_config(_base(params={"a": [1]}, reduced={"params": {"zz": [1]}}))
+    with pytest.raises(ConfigError, match=r"reduced\.repetitons: unknown key"):
+        parse_config(_base(reduced={"repetitons": 2}))
+
+
 def test_config_hash_ignores_grid_size_but_not_settings():
     a = parse_config(_base(params={"k": [1, 2]}, repetitions=2))
     b = parse_config(_base(params={"k": [1, 2, 3]}, repetitions=5, tables=[{"name": "x", "metric": "value"}]))
