@@ -63,6 +63,7 @@ __all__ = [
     "diff_regions",
     "predict_diff_regions",
     "refine",
+    "feature_importances",
 ]
 
 CRITERIA = ("entropy", "gini")
@@ -712,3 +713,24 @@ def refine(jst: JointTree, X: np.ndarray, y1: np.ndarray, y2: np.ndarray, iterat
         if not changed:
             break
     return jst
+
+
+def feature_importances(tree: SurrogateTree, n_features: int, criterion: str = "entropy", *,
+                        normalize: bool = True) -> np.ndarray:
+    """Total impurity decrease of each feature's splits in ``tree`` (scikit-learn's definition).
+
+    Each split ``t`` with children ``L, R`` adds ``N_t imp(t) - N_L imp(L) - N_R imp(R)``
+    (class counts of the training samples; impurity by ``criterion``) to its feature. With
+    ``normalize`` the vector sums to 1 (all zeros for a tree without split).
+    """
+    out = np.zeros(n_features)
+    value = tree.value
+    for i in np.nonzero(tree.feature >= 0)[0]:
+        a, b = tree.left[i], tree.right[i]
+        dec = (tree.n_samples[i] * impurity(value[i], criterion) - tree.n_samples[a] * impurity(value[a], criterion)
+               - tree.n_samples[b] * impurity(value[b], criterion))
+        out[tree.feature[i]] += dec
+    if normalize:
+        total = out.sum()
+        return out / total if total > 0 else out
+    return out
