@@ -53,6 +53,10 @@ class Registry(Generic[T]):
     def names(self) -> list[str]:
         return sorted(self._items)
 
+    def values(self) -> list[T]:
+        """The registered objects in registration order."""
+        return list(self._items.values())
+
     def __contains__(self, name: object) -> bool:
         return name in self._items
 

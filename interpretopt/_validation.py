@@ -1,17 +1,65 @@
-"""Input checks shared by every estimator. Messages say what was wrong and what is accepted."""
+"""The estimator contract shared by every estimator. Messages say what was wrong and what is accepted.
+
+* **Parameters**: each estimator declares ``_parameter_constraints`` once (scikit-learn's
+  ``Interval`` / ``StrOptions`` / ``Options`` / types, re-exported here) and calls
+  :func:`validate_params` (through :class:`ContractMixin` ``._validate_params()``) at the top
+  of ``fit``; a value outside the schema raises :class:`~interpretopt.exceptions.ParameterError`
+  (a scikit-learn ``InvalidParameterError``). :func:`check_params` validates a plain mapping of
+  parameters against a class's schema without building it (used by configs at load time),
+  with a did-you-mean for unknown names.
+* **Inputs**: :func:`validate_data` checks ``X`` (and ``y``) as scikit-learn's
+  ``validate_data`` does, sets ``n_features_in_`` / ``feature_names_in_`` on ``reset`` and,
+  otherwise, raises on a different number of features or on DataFrame columns that are
+  renamed or reordered (scikit-learn's rule). NaN and inf are rejected with the count and the
+  first position. Column types are decided explicitly: numeric estimators need every value to
+  be a number (a string cell is an error naming the cell); table estimators
+  (``categorical=True``) also accept categorical columns, which are pandas ``category``
+  columns or columns whose every value is a string; a column mixing numbers and strings is an
+  error, never silently categorical.
+* **Labels**: :func:`encode_binary_target` is the label encoder of the binary methods:
+  ``classes_`` come from the data (any two labels), the method works on 0/1 codes
+  (1 = ``classes_[1]``) and predicts ``classes_[code]``.
+* **Fitted state**: :func:`check_fitted` raises :class:`~interpretopt.exceptions.NotFittedError`
+  (a scikit-learn ``NotFittedError``) before ``fit``.
+"""
 
 from __future__ import annotations
 
+import difflib
 import numbers
-from collections.abc import Sequence
+import warnings
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import (  # the schema vocabulary of every estimator
+    HasMethods,
+    Hidden,
+    Interval,
+    InvalidParameterError,
+    Options,
+    StrOptions,
+    validate_parameter_constraints,
+)
 
-from interpretopt.exceptions import InputError
+from interpretopt.exceptions import InputError, InputTypeError, NotFittedError, ParameterError
 
 __all__ = [
+    "HasMethods",
+    "Hidden",
+    "Interval",
+    "Options",
+    "StrOptions",
+    "RANDOM_STATE",
+    "ContractMixin",
+    "validate_params",
+    "check_params",
+    "did_you_mean",
+    "validate_data",
+    "encode_binary_target",
+    "check_fitted",
+    "render_names",
     "as_generator",
     "check_X",
     "check_labels",
@@ -144,3 +192,389 @@ def check_int(name: str, value: Any, low: int | None = None, high: int | None = 
     if (low is not None and value < low) or (high is not None and value > high):
         raise InputError(f"{name} must be in [{low if low is not None else '-inf'}, {high if high is not None else 'inf'}], got {value}")
     return int(value)
+
+
+# ============================================================================= parameters
+
+#: Constraint of every ``random_state`` parameter: None, an int, a RandomState, a Generator or a SeedSequence.
+RANDOM_STATE = ["random_state", np.random.Generator, np.random.SeedSequence]
+
+
+def did_you_mean(name: str, valid: Sequence[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest valid name, or an empty string."""
+    close = difflib.get_close_matches(str(name), [str(v) for v in valid], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def validate_params(estimator: Any) -> None:
+    """Check every parameter of ``estimator`` against its ``_parameter_constraints``.
+
+    Raises
+    ------
+    ParameterError
+        A value outside the schema; the message names the parameter, what it accepts and the
+        value given (scikit-learn's wording, so ``check_param_validation`` recognises it).
+    """
+    constraints = getattr(type(estimator), "_parameter_constraints", None)
+    if constraints is None:
+        raise TypeError(f"{type(estimator).__name__} declares no _parameter_constraints")
+    try:
+        validate_parameter_constraints(constraints, estimator.get_params(deep=False),
+                                       caller_name=type(estimator).__name__)
+    except InvalidParameterError as exc:
+        raise ParameterError(str(exc)) from None
+
+
+def check_params(cls: type, params: Mapping[str, Any], *, what: str | None = None,
+                 extra: Mapping[str, list] | None = None) -> None:
+    """Validate a mapping of parameters against ``cls._parameter_constraints`` without building ``cls``.
+
+    Parameters
+    ----------
+    cls : estimator class
+    params : mapping
+        Parameter name -> value (a subset of the class's parameters).
+    what : str, optional
+        How to name the owner in messages (default: the class name).
+    extra : mapping, optional
+        More accepted names with their constraints (e.g. a task's own parameters).
+
+    Raises
+    ------
+    ParameterError
+        An unknown name (listing the valid ones, with a did-you-mean) or a value outside the schema.
+    """
+    owner = what or cls.__name__
+    constraints = {**getattr(cls, "_parameter_constraints", {}), **dict(extra or {})}
+    unknown = [k for k in params if k not in constraints]
+    if unknown:
+        k = unknown[0]
+        raise ParameterError(f"{owner} has no parameter {k!r}{did_you_mean(k, list(constraints))}; "
+                             f"valid parameters: {', '.join(sorted(constraints))}")
+    try:
+        validate_parameter_constraints({k: constraints[k] for k in params}, dict(params), caller_name=owner)
+    except InvalidParameterError as exc:
+        raise ParameterError(str(exc)) from None
+
+
+class ContractMixin:
+    """``_validate_params()`` raising :class:`ParameterError`; mix in before ``BaseEstimator``."""
+
+    _parameter_constraints: dict = {}
+
+    def _validate_params(self) -> None:
+        validate_params(self)
+
+
+# ============================================================================= inputs
+
+NO_VALIDATION = "no_validation"
+
+
+def _shape_text(shape) -> str:
+    return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _as_2d(X: Any, name: str, owner: str) -> pd.DataFrame | np.ndarray:
+    """X as a DataFrame (kept) or a 2-D ndarray (possibly object); containers that cannot be features raise."""
+    import scipy.sparse as sp
+
+    if X is None:
+        raise InputError(f"{owner}: {name} is None; pass a 2-D array or DataFrame (n_samples, n_features)")
+    if sp.issparse(X):
+        raise InputError(f"{owner}: {name} is a sparse matrix, which is not supported; convert it with {name}.toarray()")
+    if isinstance(X, pd.Series):
+        raise InputError(f"{owner}: {name} must be 2-D (n_samples, n_features), got a pandas Series of length "
+                         f"{len(X)}; use {name}.to_frame()")
+    if isinstance(X, pd.DataFrame):
+        return X
+    try:
+        arr = np.asarray(X)
+    except Exception as exc:  # ragged lists and the like
+        raise InputError(f"{owner}: {name} could not be read as a 2-D array: {exc}") from None
+    if arr.dtype.kind == "c":
+        raise InputError(f"{owner}: Complex data not supported: {name} has complex values; features must be real")
+    if arr.ndim == 0:
+        raise InputError(f"{owner}: {name} must be 2-D (n_samples, n_features), got the scalar {arr.item()!r}")
+    if arr.ndim == 1:
+        raise InputError(f"{owner}: Expected a 2-D {name} (n_samples, n_features), got a 1-D array of length "
+                         f"{arr.shape[0]}; reshape your data with {name}.reshape(-1, 1) for a single feature or "
+                         f"{name}.reshape(1, -1) for a single sample")
+    if arr.ndim != 2:
+        raise InputError(f"{owner}: {name} must be 2-D (n_samples, n_features), got shape {_shape_text(arr.shape)}")
+    return arr
+
+
+def _col_label(X: Any, j: int) -> str:
+    if isinstance(X, pd.DataFrame):
+        return f"column {X.columns[j]!r}"
+    return f"column {j}"
+
+
+def _bad_cell_error(name: str, owner: str, label: str, row: int, value: Any, categorical: bool) -> InputError:
+    if isinstance(value, (str, bytes)):
+        if categorical:
+            return InputError(
+                f"{owner}: {name} {label} mixes numbers and strings (e.g. {value!r} at row {row}); a column is "
+                "numeric when every value is a number and categorical when every value is a string (or its dtype "
+                "is 'category'): convert it with astype(float) or astype('category')")
+        return InputError(
+            f"{owner}: {name} {label} holds the non-numeric value {value!r} (row {row}); {owner} needs numeric "
+            "features: encode categorical columns first (e.g. Dataset.numeric() or one-hot encoding)")
+    return InputTypeError(
+        f"{owner}: {name} {label} holds a {type(value).__name__} at row {row} ({value!r}); a feature argument must "
+        f"be a real number{' or a string (a category)' if categorical else ' or a string holding a number'}")
+
+
+def _object_column(values: np.ndarray, name: str, owner: str, label: str, categorical: bool):
+    """An object column as float (every value a number) or, for tables, as categorical (every value a string)."""
+    isstr = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=values.size)
+    num = np.array(pd.to_numeric(pd.Series(values, dtype=object).where(~isstr, None), errors="coerce"), dtype=float)
+    bad_num = ~isstr & np.isnan(num) & ~pd.isna(pd.Series(values, dtype=object)).to_numpy()
+    if bad_num.any():  # neither a number nor a string (dicts, lists, ...)
+        i = int(np.flatnonzero(bad_num)[0])
+        raise _bad_cell_error(name, owner, label, i, values[i], categorical)
+    if isstr.all() and categorical:
+        return "categorical", pd.Categorical(values)
+    if isstr.any():
+        # numeric strings ("1.5") count as numbers; any other string makes the column invalid
+        conv = pd.to_numeric(pd.Series(values[isstr], dtype=object), errors="coerce").to_numpy(dtype=float)
+        if np.isnan(conv).any():
+            if categorical and not (~isstr & ~np.isnan(num)).any():
+                # strings and missing values only: a categorical column with NaN (reported by the NaN check)
+                return "categorical", pd.Categorical(values)
+            i = int(np.flatnonzero(isstr)[int(np.flatnonzero(np.isnan(conv))[0])])
+            raise _bad_cell_error(name, owner, label, i, values[i], categorical)
+        num[isstr] = conv
+    return "numeric", num
+
+
+def _columns(X, name: str, owner: str, categorical: bool):
+    """Per column: (kind, values) with kind "numeric" (float array or numeric Series) or "categorical"."""
+    out = []
+    if isinstance(X, pd.DataFrame):
+        for j in range(X.shape[1]):
+            col = X.iloc[:, j]
+            dt = col.dtype
+            label = _col_label(X, j)
+            if isinstance(dt, pd.CategoricalDtype):
+                if not categorical:
+                    raise InputError(f"{owner}: {name} {label} is categorical (dtype 'category'); {owner} needs numeric "
+                                     "features: encode it first (e.g. Dataset.numeric() or one-hot encoding)")
+                out.append(("categorical", col))
+            elif pd.api.types.is_bool_dtype(dt) or pd.api.types.is_numeric_dtype(dt):
+                if getattr(dt, "kind", "") == "c":
+                    raise InputError(f"{owner}: Complex data not supported: {name} {label} has complex values")
+                out.append(("numeric", col.to_numpy(dtype=float, na_value=np.nan)))
+            else:
+                kind, vals = _object_column(col.to_numpy(dtype=object), name, owner, label, categorical)
+                out.append((kind, vals))
+        return out
+    arr = X
+    if arr.dtype.kind in "biuf":
+        return [("numeric", arr[:, j].astype(float)) for j in range(arr.shape[1])]
+    if arr.dtype.kind in "USO":
+        obj = arr.astype(object)
+        for j in range(arr.shape[1]):
+            kind, vals = _object_column(obj[:, j], name, owner, _col_label(arr, j), categorical)
+            out.append((kind, vals))
+        return out
+    raise InputError(f"{owner}: {name} has dtype {arr.dtype}, which is not a feature type; pass numbers "
+                     f"{'or strings' if categorical else ''}".rstrip())
+
+
+def _check_finite(kinds_values, name: str, owner: str, labels: list[str], allow_nan: bool) -> None:
+    for j, (kind, vals) in enumerate(kinds_values):
+        if kind == "numeric":
+            v = np.asarray(vals, dtype=float)
+            nan, inf = np.isnan(v), np.isinf(v)
+        else:
+            nan = np.asarray(pd.isna(pd.Series(vals)))
+            inf = np.zeros_like(nan)
+        if nan.any() and not allow_nan:
+            raise InputError(f"{owner}: {name} contains {int(nan.sum())} NaN (missing) value(s) in {labels[j]}, first "
+                             f"at row {int(np.flatnonzero(nan)[0])}; {owner} does not accept missing values: impute or "
+                             "drop them first")
+        if inf.any():
+            raise InputError(f"{owner}: {name} contains {int(inf.sum())} infinite (inf) value(s) in {labels[j]}, first "
+                             f"at row {int(np.flatnonzero(inf)[0])}; replace or drop them first")
+
+
+def _check_names_and_count(estimator: Any, X: Any, arr: Any, reset: bool) -> None:
+    """scikit-learn's feature-name and feature-count rules, with the columns named in the message."""
+    from sklearn.utils.validation import validate_data as _sk_validate_data
+
+    fitted_names = getattr(estimator, "feature_names_in_", None)
+    try:
+        _sk_validate_data(estimator, X if isinstance(X, pd.DataFrame) else arr, reset=reset, skip_check_array=True)
+    except TypeError as exc:  # mixed column-name types
+        raise InputError(f"{type(estimator).__name__}: {exc}") from None
+    except ValueError as exc:
+        msg = str(exc).rstrip()
+        if (not reset and fitted_names is not None and isinstance(X, pd.DataFrame)
+                and len(X.columns) == len(fitted_names)):
+            got = [str(c) for c in X.columns]
+            diff = [j for j, (a, b) in enumerate(zip(got, fitted_names)) if a != str(b)]
+            if diff:
+                j = diff[0]
+                msg += (f"\nFirst difference at position {j}: got column {got[j]!r}, fit had {str(fitted_names[j])!r}"
+                        f" (columns at fit: {', '.join(map(str, fitted_names[:8]))}"
+                        f"{', ...' if len(fitted_names) > 8 else ''}).")
+        raise InputError(msg) from None
+
+
+def validate_data(estimator: Any, X: Any, y: Any = NO_VALIDATION, *, reset: bool, categorical: bool = False,
+                  allow_nan: bool = False, min_samples: int = 1, name: str = "X"):
+    """Validate ``X`` (and ``y``) for ``estimator``, as scikit-learn's ``validate_data`` does.
+
+    Parameters
+    ----------
+    estimator : estimator
+        Receives ``n_features_in_`` (and ``feature_names_in_`` for a DataFrame with string
+        column names) when ``reset`` is true; otherwise ``X`` is checked against them.
+    X : array-like or DataFrame (n_samples, n_features)
+    y : array-like, optional
+        Checked for length (1-D; a column vector is raveled with scikit-learn's warning).
+    reset : bool
+        True in ``fit``, False in ``predict`` and the other fitted methods.
+    categorical : bool, default=False
+        False: every feature must be numeric; returns a float64 ndarray. True: categorical
+        columns are accepted; returns a DataFrame (columns named as the input's, else
+        ``x0 .. x{d-1}``) whose numeric columns are float64 and categorical columns pandas
+        ``category``; the kind of each column is remembered at fit and checked afterwards.
+    allow_nan : bool, default=False
+        Accept NaN (missing) values; inf is always rejected.
+    min_samples : int, default=1
+    name : str, default="X"
+
+    Returns
+    -------
+    X or (X, y)
+
+    Raises
+    ------
+    InputError
+        With what was wrong (the shape, the column and row of a bad value, the columns that
+        differ from fit) and what is accepted. ``InputTypeError`` for values that are neither
+        numbers nor strings.
+    """
+    owner = type(estimator).__name__
+    raw = _as_2d(X, name, owner)
+    n, d = raw.shape
+    if d == 0:
+        raise InputError(f"{owner}: {name} has no columns: 0 feature(s) (shape={_shape_text(raw.shape)}) while a "
+                         "minimum of 1 is required.")
+    if n < max(min_samples, 1):
+        if n == 0:
+            raise InputError(f"{owner}: {name} has no rows: 0 sample(s) (shape={_shape_text(raw.shape)}) while a "
+                             f"minimum of {max(min_samples, 1)} is required.")
+        raise InputError(f"{owner} needs at least {min_samples} samples, got n_samples = {n}")
+    _check_names_and_count(estimator, X, raw, reset)
+    cols = _columns(raw, name, owner, categorical)
+    labels = [_col_label(raw, j) for j in range(d)]
+    kinds = tuple(k for k, _ in cols)
+    if reset:
+        estimator._feature_kinds = kinds
+    else:
+        fitted = getattr(estimator, "_feature_kinds", None)
+        if fitted is not None and fitted != kinds:
+            j = next(j for j, (a, b) in enumerate(zip(kinds, fitted)) if a != b)
+            raise InputError(f"{owner}: {name} {labels[j]} is {kinds[j]} but was {fitted[j]} at fit; give every "
+                             "column the type it had when the estimator was fitted")
+    _check_finite(cols, name, owner, labels, allow_nan)
+    if categorical:
+        names = [str(c) for c in raw.columns] if isinstance(raw, pd.DataFrame) else [f"x{j}" for j in range(d)]
+        out = pd.DataFrame({j: (np.asarray(v, dtype=float) if k == "numeric" else pd.Categorical(v))
+                            for j, (k, v) in enumerate(cols)})
+        out.columns = names
+    else:
+        out = np.column_stack([np.asarray(v, dtype=float) for _, v in cols])
+    if isinstance(y, str) and y == NO_VALIDATION:
+        return out
+    yv = _check_y(y, n, owner)
+    return out, yv
+
+
+def _check_y(y: Any, n: int, owner: str) -> np.ndarray:
+    from sklearn.utils.validation import column_or_1d
+
+    if y is None:
+        raise InputError(f"{owner} requires y to be passed, but the target y is None")
+    if isinstance(y, (pd.DataFrame,)) and y.shape[1] == 1:
+        y = y.iloc[:, 0]
+    arr = np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] != 1:
+        raise InputError(f"{owner}: y must be 1-D (one label per row), got an array of shape {_shape_text(arr.shape)}")
+    if arr.ndim == 0 or arr.ndim > 2:
+        raise InputError(f"{owner}: y must be 1-D (one label per row), got shape {_shape_text(arr.shape)}")
+    arr = column_or_1d(y if not isinstance(y, pd.DataFrame) else y.to_numpy(), warn=True)
+    if arr.shape[0] != n:
+        raise InputError(f"{owner}: y has {arr.shape[0]} labels but X has {n} rows; give one label per row")
+    return arr
+
+
+def encode_binary_target(estimator: Any, y: Any, *, n_samples: int | None = None,
+                         allow_single_class: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The label encoder of the binary methods: ``(classes_, codes)`` with ``codes = (y == classes_[1])``.
+
+    Any two labels are accepted (ints, strings, bools, ``{-1, 1}``, ...); ``classes_`` is
+    ``numpy.unique(y)``, so predictions are ``classes_[code]``.
+
+    Raises
+    ------
+    InputError
+        NaN labels, continuous targets ("Unknown label type"), more than two classes (the
+        message names them and points to ``OneVsRestClassifier``), a single class when
+        ``allow_single_class`` is false, or labels of mixed types.
+    """
+    from sklearn.utils.multiclass import check_classification_targets
+
+    owner = type(estimator).__name__
+    arr = _check_y(y, len(y) if n_samples is None and hasattr(y, "__len__") else n_samples, owner) \
+        if n_samples is not None else np.asarray(y).ravel()
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        bad = ~np.isfinite(arr)
+        raise InputError(f"{owner}: y contains {int(bad.sum())} NaN or infinite label(s), first at row "
+                         f"{int(np.flatnonzero(bad)[0])}; every row needs a label")
+    if arr.dtype == object and pd.isna(pd.Series(arr)).any():
+        i = int(np.flatnonzero(pd.isna(pd.Series(arr)).to_numpy())[0])
+        raise InputError(f"{owner}: y contains missing labels (None/NaN), first at row {i}; every row needs a label")
+    try:
+        check_classification_targets(arr)
+        classes = np.unique(arr)
+    except ValueError as exc:
+        raise InputError(f"{owner}: {exc}") from None
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in arr.tolist()})
+        raise InputError(f"{owner}: y mixes label types ({', '.join(kinds)}); use one type for every label") from None
+    if classes.size > 2:
+        raise InputError(f"{owner} is a binary classifier; y has {classes.size} classes "
+                         f"{classes.tolist()[:10]}{' ...' if classes.size > 10 else ''}. Binarize the target, or wrap "
+                         "the estimator in sklearn.multiclass.OneVsRestClassifier for one rule model per class")
+    if classes.size < 2 and not allow_single_class:
+        raise InputError(f"{owner}: y has a single class {classes.tolist()}; two classes are required")
+    codes = (arr == classes[-1]).astype(np.int8) if classes.size == 2 else np.zeros(arr.shape[0], dtype=np.int8)
+    return classes, codes
+
+
+def check_fitted(estimator: Any, attributes: str | Sequence[str] | None = None) -> None:
+    """Raise :class:`NotFittedError` unless ``estimator`` is fitted (scikit-learn's ``check_is_fitted`` rule)."""
+    from sklearn.exceptions import NotFittedError as _SkNotFitted
+    from sklearn.utils.validation import check_is_fitted
+
+    try:
+        check_is_fitted(estimator, attributes)
+    except _SkNotFitted as exc:
+        if isinstance(exc, NotFittedError):
+            raise
+        raise NotFittedError(str(exc)) from None
+
+
+def render_names(estimator: Any, feature_names: Any = None) -> list[str]:
+    """Names for rendering rules: ``feature_names``, else ``feature_names_in_``, else ``x0 .. x{d-1}``."""
+    if feature_names is not None:
+        return [str(f) for f in feature_names]
+    names = getattr(estimator, "feature_names_in_", None)
+    if names is not None:
+        return [str(f) for f in names]
+    return [f"x{j}" for j in range(int(getattr(estimator, "n_features_in_", 0)))]

@@ -37,3 +37,42 @@ class ConfigError(InterpretoptError, ValueError):
         self.path, self.problems = path, list(problems)
         lines = "\n".join(f"  - {p}" for p in problems)
         super().__init__(f"invalid config {path}: {len(problems)} problem(s)\n{lines}")
+
+
+class InputTypeError(InputError, TypeError):
+    """Bad user input of the wrong type (e.g. a dict inside a feature matrix)."""
+
+
+def _make_parameter_error() -> type:
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    class ParameterError(InputError, InvalidParameterError):
+        """An estimator or config parameter outside its schema (also scikit-learn's ``InvalidParameterError``)."""
+
+    return ParameterError
+
+
+def _make_not_fitted_error() -> type:
+    from sklearn.exceptions import NotFittedError as _SkNotFitted
+
+    class NotFittedError(InterpretoptError, _SkNotFitted):
+        """A fitted attribute or method used before ``fit`` (also scikit-learn's ``NotFittedError``)."""
+
+    return NotFittedError
+
+
+# ``ParameterError`` and ``NotFittedError`` subclass scikit-learn's exceptions (so its checks and
+# user code catching them work); they are created on first access so that importing this
+# module (and ``interpretopt``) does not import scikit-learn.
+_LAZY = {"ParameterError": _make_parameter_error, "NotFittedError": _make_not_fitted_error}
+
+
+def __getattr__(name: str):
+    make = _LAZY.get(name)
+    if make is None:
+        raise AttributeError(f"module 'interpretopt.exceptions' has no attribute {name!r}")
+    cls = make()
+    cls.__module__ = __name__
+    cls.__qualname__ = name
+    globals()[name] = cls
+    return cls

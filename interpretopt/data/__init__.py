@@ -31,6 +31,7 @@ from interpretopt.data._datasets import (
 )
 from interpretopt.data._preprocess import ONE_HOT_SEP, OneHotFrame, one_hot_frame
 from interpretopt.data._split import kfold_indices, train_test_indices
+from interpretopt.data._unavailable import UNAVAILABLE_DATASETS, unavailable_reason
 from interpretopt.data._synthetic import make_circle, make_waveform, waveform_base_waves
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "FeatureType",
     "QuantileBinarizer",
     "TreeBinarizer",
+    "UNAVAILABLE_DATASETS",
     "dataset_from_csv",
     "dataset_from_frame",
     "infer_feature_types",
@@ -54,5 +56,6 @@ __all__ = [
     "make_waveform",
     "resolve_data_dir",
     "train_test_indices",
+    "unavailable_reason",
     "waveform_base_waves",
 ]

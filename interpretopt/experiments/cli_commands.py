@@ -106,8 +106,18 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
     p.add_argument("--name", default=None, metavar="PLOT", help="only this plot")
     p.set_defaults(func=cmd_plot)
 
-    p = subparsers.add_parser("reproduce", help="run the config of a published table and print ours beside the paper's")
-    p.add_argument("config", metavar="PAPER-TABLE", help="e.g. imd/table1 (configs/imd/table1.yaml)")
+    p = subparsers.add_parser("reproduce", help="run the config of a published table (or --all) and print ours "
+                                                "beside the paper's; writes cells.csv (and REPORT.md with --all)")
+    p.add_argument("config", metavar="PAPER-TABLE", nargs="?", default=None,
+                   help="e.g. imd/table1 (configs/imd/table1.yaml); omit with --all")
+    p.add_argument("--all", action="store_true", help="every table of every paper (or of --paper)")
+    p.add_argument("--paper", action="append", default=None, metavar="PAPER",
+                   help="with --all or --plan: only this paper (repeatable)")
+    p.add_argument("--plan", action="store_true",
+                   help="print the runs and the estimated time of each table at each scale; run nothing")
+    p.add_argument("--min-compared-share", default=None, metavar="X",
+                   help="exit 1 when the share of compared cells among cells with data is below X, or below "
+                        "the share recorded in a report file given as X=@PATH")
     _add_run_options(p)
     p.set_defaults(func=cmd_reproduce)
 
@@ -221,30 +231,154 @@ def cmd_plot(args) -> int:
     return 0
 
 
+def _scale_of_args(args) -> str:
+    scale = getattr(args, "scale", None)
+    if getattr(args, "smoke", False):
+        if scale not in (None, "smoke"):
+            raise ConfigError("reproduce", [f"--smoke contradicts --scale {scale}; give one of them"])
+        scale = "smoke"
+    return scale or "full"
+
+
+def _print_cell_summary(cells) -> None:
+    from interpretopt.experiments.report import summarize_cells
+
+    if not len(cells):
+        print("no published cells in this config's tables")
+        return
+    s = summarize_cells(cells)
+    for r in s.itertuples():
+        if r.paper == "all" and len(s) == 2:
+            continue
+        share = "n/a" if r.with_data == 0 else f"{r.compared_share:.0%}"
+        print(f"{r.paper}: {r.published} published cells, {r.with_data} with data, {r.compared} compared ({share}), "
+              f"{r.within_tolerance} within tolerance, {r.no_data} no data, {r.not_run} not run")
+    nc = cells[cells["status"] != "compared"]
+    for (status, reason), g in nc.groupby(["status", "reason"], sort=False):
+        print(f"  {len(g)} {status.replace('_', ' ')}: {reason}")
+
+
+def _required_share(spec: str | None, scale: str) -> float | None:
+    """``--min-compared-share``: a number in [0, 1], or ``@PATH`` to a report (``docs/reproduction.md``)
+    that records ``compared-share <scale>: X``."""
+    import re
+
+    if spec is None:
+        return None
+    if spec.startswith("@"):
+        path = Path(spec[1:])
+        if not path.is_file():
+            raise InterpretoptError(f"--min-compared-share {spec}: no such file {str(path)!r}")
+        m = re.search(rf"compared-share {re.escape(scale)}: ([0-9.]+)", path.read_text())
+        if m is None:
+            raise InterpretoptError(f"--min-compared-share {spec}: {path} records no 'compared-share {scale}: X' "
+                                    "line; regenerate it with `interpretopt reproduce --all`")
+        return float(m.group(1))
+    try:
+        x = float(spec)
+    except ValueError:
+        x = float("nan")
+    if not 0.0 <= x <= 1.0:
+        raise InterpretoptError(f"--min-compared-share must be a number in [0, 1] or @PATH, got {spec!r}")
+    return x
+
+
 @_guard
 def cmd_reproduce(args) -> int:
-    """``reproduce PAPER/TABLE``: run ``configs/<paper>/<table>.yaml``, then print its tables beside the paper's."""
-    config = _load(args)
-    code, out = _run(args, config)
-    _print_tables(config, _results(config, out), out)
-    return code
+    """``reproduce PAPER/TABLE`` or ``reproduce --all``: run the config(s) at ``--scale``, print the tables
+    beside the paper's, write ``cells.csv`` (one row per published cell) and, with ``--all``, ``REPORT.md``."""
+    from interpretopt.experiments import report as R
+
+    scale = _scale_of_args(args)
+    data_dir = getattr(args, "data_dir", None)
+    if args.plan:
+        if args.config is not None:
+            raise ConfigError(args.config, ["--plan covers every table (narrow it with --paper); give no CONFIG"])
+        out = Path(args.out) if args.out else None
+        df = R.plan(None if args.scale is None and not args.smoke else scale, papers=args.paper,
+                    costs=R.read_costs(_shipped_costs(), out))
+        _print_plan(df)
+        return 0
+    if args.all == (args.config is not None):
+        raise ConfigError("reproduce", ["give either PAPER/TABLE or --all (not both, not neither)"])
+    if args.all:
+        out = Path(args.out) if args.out else Path("results") / f"reproduction-{scale}"
+        command = "interpretopt reproduce --all --scale " + scale + "".join(f" --paper {p}" for p in args.paper or [])
+
+        def progress(rec):
+            ok = "ok" if not rec.error else f"problem: {rec.error[:120]}"
+            print(f"{rec.paper}/{Path(rec.path).stem}: {rec.n_runs} runs ({rec.n_failed} failed), "
+                  f"{rec.wall_time:.0f} s, {int((rec.cells['status'] == 'compared').sum())}/{len(rec.cells)} "
+                  f"cells compared; {ok}", flush=True)
+
+        records = R.reproduce_all(scale, out, papers=args.paper, n_jobs=args.n_jobs, scheduler=args.scheduler,
+                                  force=args.force, data_dir=data_dir, command=command,
+                                  progress=False if args.quiet else None, on_config=progress)
+        cells = R.concat_cells(records)
+        _print_cell_summary(cells)
+        print(f"(report: {out / 'REPORT.md'}; cells: {out / 'cells.csv'})")
+        failed = any(r.n_failed or r.error for r in records)
+    else:
+        path = resolve_config_path(args.config)
+        config = _load(args)
+        out = _out_dir(args, config)
+        rec = R.reproduce_config(path, scale, out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
+                                 data_dir=data_dir, progress=False if args.quiet else None, plots=False)
+        if rec.run_summary:
+            print(rec.run_summary)
+        if rec.error:
+            print(f"problem: {rec.error}", file=sys.stderr)
+        from interpretopt.experiments.tables import to_markdown
+
+        for tr in rec.tables.values():
+            print(to_markdown(tr))
+        rec.cells.to_csv(out / "cells.csv", index=False)
+        notes = R.protocol_notes(path)
+        if notes:
+            (out / "protocol.md").write_text(f"# Protocol of {args.config}\n\n```text\n{notes}\n```\n")
+        cells = rec.cells
+        _print_cell_summary(cells)
+        print(f"(cells: {out / 'cells.csv'})")
+        failed = bool(rec.n_failed or rec.error)
+    need = _required_share(args.min_compared_share, scale)
+    if need is not None and len(cells):
+        got = R.compared_share(cells)
+        if not got >= need:
+            print(f"error: {got:.3f} of the cells with data were compared, below the required {need:.3f}",
+                  file=sys.stderr)
+            return 1
+    return 1 if failed else 0
+
+
+def _shipped_costs() -> Path:
+    from interpretopt.experiments.config import configs_root
+
+    return configs_root() / "run_costs.json"
+
+
+def _print_plan(df) -> None:
+    def t(s):
+        if s is None or s != s:
+            return "-"
+        return f"{s:.0f} s" if s < 120 else (f"{s / 60:.0f} min" if s < 7200 else f"{s / 3600:.1f} h")
+
+    rows = [{"table": r.table, "scale": r.scale, "runs": "-" if r.runs is None else str(int(r.runs)),
+             "s/run": "-" if r.per_run_s is None or r.per_run_s != r.per_run_s else f"{r.per_run_s:.2f}",
+             "estimate": t(r.estimate_s), "basis": r.basis} for r in df.itertuples()]
+    from interpretopt.cli import _print_table
+
+    _print_table(rows, ["table", "scale", "runs", "s/run", "estimate", "basis"])
+    for s in sorted(set(df["scale"]) - {"-"}):
+        sub = df[df["scale"] == s]
+        known = sub["estimate_s"].dropna()
+        print(f"{s}: {int(sub['runs'].fillna(0).sum())} runs; estimated {t(known.sum())} for the "
+              f"{len(known)} of {len(sub)} tables with a measured cost (one worker)")
 
 
 def _count_runs(config) -> str:
-    from interpretopt.experiments.config import expand_params
+    from interpretopt.experiments.report import count_runs
 
-    grid = sum(len(expand_params(m.params)) for m in config.methods)
-    if config.pairs is not None and config.pairs.per_dataset:
-        n_pairs = sum(len(config.pairs.per_dataset.get(d.label, ())) for d in config.datasets)
-        return str(n_pairs * grid * config.repetitions)
-    if config.pairs is not None and not config.pairs.pairs:
-        ps = config.pairs
-        k = len(ps.candidates)
-        n_pairs = {"all": k * (k - 1) // 2, "max_min_accuracy_gap": 2, "top_accuracy_gap": min(ps.n, k * (k - 1) // 2)}
-        n_models = n_pairs[ps.select]
-    else:
-        n_models = len(config.model_sets)
-    return str(len(config.datasets) * n_models * grid * config.repetitions)
+    return str(count_runs(config))
 
 
 def cmd_list_configs(args=None) -> int:

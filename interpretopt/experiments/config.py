@@ -240,11 +240,19 @@ class SmokeSpec(ScaleSpec):
 
 @dataclass(frozen=True)
 class ReferenceSpec:
-    """Published numbers of a table: ``values[row label][column label] = number``; ``pairs``
-    names the published model pair of a row label (``"adult / max": "MLP1-GB"``)."""
+    """Published numbers of a table: ``values[row label][column label] = number``.
+
+    ``stds`` holds the published standard deviations where the paper prints them (a value
+    written ``{value: 0.898, std: 0.008}`` in YAML); ``tolerance`` is the absolute difference
+    within which ours counts as agreeing where the paper gives no std (default 0.03; e.g. 3
+    for a table in percent). ``pairs`` names the published model pair of a row label
+    (``"adult / max": "MLP1-GB"``), printed beside ours.
+    """
 
     source: str = ""
     values: dict = field(default_factory=dict)
+    stds: dict = field(default_factory=dict)
+    tolerance: float | None = None
     pairs: dict = field(default_factory=dict)
 
 
@@ -1054,7 +1062,7 @@ def _parse_table(c: _Checker, t: Any, where: str) -> TableSpec | None:
         r = t["reference"]
         w = _join(where, "reference")
         pairs_ref: dict = {}
-        if c.keys(r, w, {"source", "values", "pairs"}, required=("values",)):
+        if c.keys(r, w, {"source", "values", "tolerance", "pairs"}, required=("values",)):
             pv = r.get("pairs") or {}
             if not isinstance(pv, dict) or not all(isinstance(x, str) for x in pv.values()):
                 c.add(_join(w, "pairs"), "expected a mapping row label -> model pair text (e.g. 'MLP1-GB')")
@@ -1064,7 +1072,11 @@ def _parse_table(c: _Checker, t: Any, where: str) -> TableSpec | None:
             if not isinstance(src, str):
                 c.add(_join(w, "source"), "expected a string")
                 src = ""
+            tol = None
+            if r.get("tolerance") is not None:
+                tol = c.number(r["tolerance"], _join(w, "tolerance"), 0, None, True, default=None)
             vals: dict = {}
+            stds: dict = {}
             v = r.get("values")
             if not isinstance(v, dict):
                 c.add(_join(w, "values"), "expected a mapping row label -> {column label: number}")
@@ -1075,11 +1087,23 @@ def _parse_table(c: _Checker, t: Any, where: str) -> TableSpec | None:
                         continue
                     vals[_label_key(rk)] = {}
                     for ck, num in row.items():
+                        where_cell = f"{w}.values.{rk}.{ck}"
+                        std = None
+                        if isinstance(num, dict):
+                            if not c.keys(num, where_cell, {"value", "std"}, required=("value",)):
+                                continue
+                            num, std = num.get("value"), num.get("std")
+                            if std is not None and (isinstance(std, bool) or not isinstance(std, (int, float))
+                                                    or std < 0):
+                                c.add(f"{where_cell}.std", f"expected a number >= 0, got {std!r}")
+                                std = None
                         if num is not None and (isinstance(num, bool) or not isinstance(num, (int, float))):
-                            c.add(f"{w}.values.{rk}.{ck}", f"expected a number, got {num!r}")
-                        else:
-                            vals[_label_key(rk)][_label_key(ck)] = None if num is None else float(num)
-            ref = ReferenceSpec(src, vals, pairs_ref)
+                            c.add(where_cell, f"expected a number or {{value: number, std: number}}, got {num!r}")
+                            continue
+                        vals[_label_key(rk)][_label_key(ck)] = None if num is None else float(num)
+                        if std is not None:
+                            stds.setdefault(_label_key(rk), {})[_label_key(ck)] = float(std)
+            ref = ReferenceSpec(src, vals, stds, tol, pairs_ref)
     pair = t.get("pair")
     if pair is not None and (not isinstance(pair, str) or not pair):
         c.add(_join(where, "pair"), f"expected a result column name (e.g. models), got {pair!r}")

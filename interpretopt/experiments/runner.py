@@ -11,6 +11,14 @@
   dataset, model, train rows). Results therefore do not depend on run order or parallelism.
 * Black boxes are fitted once per (dataset, model, train rows, labels): cached in memory per
   process and on disk (joblib) under ``<out>/blackbox/``, shared by runs and methods.
+* Anything else a task wants to share between runs (a rule set fitted once and compared with
+  several others, a tree grown once and truncated at several depths, out-of-fold
+  predictions) goes through ``ctx.memo(name, make, **deps)``: one in-process cache owned by
+  the runner, keyed by the config hash (seed, split, solver, settings, dataset options),
+  the data fingerprint, the solver and every dependency the task names (split rows,
+  parameters, seeds; arrays are hashed by content). Tasks keep no caches of their own, and
+  their randomness comes from ``ctx.seed_for(...)`` / ``ctx.rng_for(...)`` (hashed seeds),
+  so a cached value is the same whichever run computed it.
 * Execution: in-process for ``n_jobs=1``; joblib (loky processes) for ``n_jobs > 1``;
   ``scheduler="tcp://host:8786"`` (or a ``distributed.Client``) sends the same runs to a Dask
   cluster through dask.distributed's joblib backend. Workers return rows; the main process
@@ -65,6 +73,9 @@ __all__ = [
     "run_experiment",
     "default_out_dir",
     "select_pairs",
+    "clear_caches",
+    "memo_stats",
+    "digest",
 ]
 
 SPECIAL_KEYS = ("solver", "status", "objective", "bound", "gap")
@@ -83,8 +94,8 @@ def hash_seed(*parts: Any, bits: int = 32) -> int:
     >>> hash_seed("adult", "imd", 0) == hash_seed("adult", "imd", 0)
     True
     """
-    digest = hashlib.sha256(_canon([_jsonable(p) for p in parts]).encode()).digest()
-    return int.from_bytes(digest[:8], "little") % (2**bits)
+    h = hashlib.sha256(_canon([_jsonable(p) for p in parts]).encode()).digest()
+    return int.from_bytes(h[:8], "little") % (2**bits)
 
 
 def _jsonable(v: Any) -> Any:
@@ -164,8 +175,11 @@ class RunEnv:
 
 _DATASETS: "OrderedDict[tuple, Any]" = OrderedDict()
 _BLACKBOXES: "OrderedDict[str, Any]" = OrderedDict()
+_MEMO: "OrderedDict[str, Any]" = OrderedDict()
+_MEMO_STATS = {"hits": 0, "misses": 0}
 _MAX_DATASETS = 8
 _MAX_BLACKBOXES = 64
+_MAX_MEMO = 64
 _LOCK = threading.Lock()
 
 
@@ -177,10 +191,55 @@ def _forget_failed_loads() -> None:
 
 
 def clear_caches() -> None:
-    """Forget the datasets and black boxes cached in this process."""
+    """Forget the datasets, black boxes and memoized task values cached in this process."""
     with _LOCK:
         _DATASETS.clear()
         _BLACKBOXES.clear()
+        _MEMO.clear()
+        _MEMO_STATS.update(hits=0, misses=0)
+
+
+def memo_stats() -> dict:
+    """``{"hits", "misses", "size"}`` of the task memo in this process (for tests and benchmarks)."""
+    with _LOCK:
+        return {**_MEMO_STATS, "size": len(_MEMO)}
+
+
+def digest(value: Any) -> Any:
+    """A canonical, JSON-able stand-in of a memo or seed dependency.
+
+    Scalars stay as they are; arrays (and pandas objects) become their dtype, shape and the
+    SHA-1 of their bytes; lists, tuples, mappings and dataclasses are digested element by
+    element. Anything else raises ``TypeError`` (a dependency that cannot be compared by
+    value cannot key a cache).
+    """
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        arr = np.ascontiguousarray(value)
+        if arr.dtype == object:
+            return {"__object_array__": [list(arr.shape), [digest(v) for v in arr.ravel().tolist()]]}
+        return {"__ndarray__": [str(arr.dtype), list(arr.shape), hashlib.sha1(arr.tobytes()).hexdigest()]}
+    try:
+        import pandas as pd
+
+        if isinstance(value, (pd.Series, pd.Index)):
+            return digest(value.to_numpy())
+        if isinstance(value, pd.DataFrame):
+            return {"__frame__": [[str(c) for c in value.columns], [digest(value[c].to_numpy()) for c in value.columns]]}
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        pass
+    if isinstance(value, (list, tuple)):
+        return [digest(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): digest(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {"__dataclass__": type(value).__name__,
+                **{f.name: digest(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    raise TypeError(f"cannot key a cache or a seed by a {type(value).__name__} ({value!r:.60}); pass numbers, "
+                    "strings, arrays, or lists / dicts of them")
 
 
 class _Loaded:
@@ -334,6 +393,51 @@ class RunContext:
             seed = hash_seed("kfold", self._env.config_seed, self.dataset_label, r, key, k)
             self._splits[kk] = kfold_indices(self.n_samples, k, random_state=seed, stratify=self._stratify())
         return self._splits[kk]
+
+    def memo(self, name: str, make, **deps):
+        """``make()`` computed once per process for this key, then shared by every run that asks.
+
+        The key is ``name``, the config hash (root seed, split, solver and settings, dataset
+        options and row caps), the dataset label and content fingerprint, the solver, and
+        ``deps``: everything else the value depends on (split rows, parameters, seeds, the
+        target's name, ...; arrays are hashed by content, see :func:`digest`). ``make`` must
+        be a pure function of that key: take its randomness from :meth:`seed_for` with the
+        same dependencies, never from the run's own seed. Values stay in memory (up to 64,
+        least recently used first out) and are never written to disk; an exception in
+        ``make`` is not cached.
+
+        Examples
+        --------
+        >>> tree = ctx.memo("mtrepan/tree", lambda: grow(...), rows=train, params=grow_params)  # doctest: +SKIP
+        """
+        key = hashlib.sha1(_canon(["memo", name, self._env.config_hash, self.dataset_label, self._fingerprint,
+                                   self._env.solver, digest(deps)]).encode()).hexdigest()
+        with _LOCK:
+            if key in _MEMO:
+                _MEMO.move_to_end(key)
+                _MEMO_STATS["hits"] += 1
+                return _MEMO[key]
+        value = make()
+        with _LOCK:
+            _MEMO_STATS["misses"] += 1
+            _MEMO[key] = value
+            while len(_MEMO) > _MAX_MEMO:
+                _MEMO.popitem(last=False)
+        return value
+
+    def seed_for(self, *parts, **deps) -> int:
+        """A seed in ``[0, 2**32)`` hashed from (config seed, dataset label, ``parts``, ``deps``).
+
+        The one seeding scheme of the tasks: the same parts give the same seed in every run,
+        process and order, so values shared through :meth:`memo` and draws that several
+        runs must agree on (a perturbed rule, a validation split) are reproducible.
+        ``deps`` may hold arrays (hashed by content, e.g. the training rows).
+        """
+        return hash_seed("task", self._env.config_seed, self.dataset_label, digest(list(parts)), digest(deps))
+
+    def rng_for(self, *parts, **deps) -> np.random.Generator:
+        """``numpy.random.default_rng(self.seed_for(*parts, **deps))``."""
+        return np.random.default_rng(self.seed_for(*parts, **deps))
 
     def black_box(self, name: str, train_idx=None, y=None):
         """The black box ``name`` fitted on rows ``train_idx`` (default: all rows).

@@ -353,13 +353,17 @@ def to_markdown(tr: TableResult) -> str:
         with_pairs = "pair_ours" in tr.comparison.columns
         rows = [[c.row] + ([c.pair_ours, c.pair_paper] if with_pairs else [])
                 + [c.column, f(c.ours), f(c.paper), ("" if pd.isna(c.diff) else f"{c.diff:+.{d}f}")]
-                for c in tr.comparison.itertuples()]
-        n_match = int(tr.comparison["ours"].notna().sum())
+                for c in tr.comparison.itertuples() if not pd.isna(c.ours)]
         head = ["row"] + (["pair (ours)", "pair (paper)"] if with_pairs else []) + ["column", "ours", "paper", "diff"]
+        n_match = len(rows)
+        n_missing = len(tr.comparison) - n_match
         at = f" at {tr.scale} scale" if _scale_note(tr) else ""
         parts += ["", f"Ours{at} beside the paper ({src}); `paper` = published number, `diff` = ours - paper "
-                  f"({n_match} of {len(tr.comparison)} published cells have a result of ours):", "",
-                  _md_table(head, rows)]
+                  f"({n_match} of {len(tr.comparison)} published cells have a result of ours"
+                  + (f"; the other {n_missing} are not shown: their dataset is not held or they did not run "
+                     "at this scale, as `interpretopt reproduce` lists in cells.csv" if n_missing else "") + "):"]
+        if rows:
+            parts += ["", _md_table(head, rows)]
     return "\n".join(parts) + "\n"
 
 

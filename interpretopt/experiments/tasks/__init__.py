@@ -21,7 +21,14 @@ from interpretopt.exceptions import UnknownNameError
 
 __all__ = ["METHOD_TASKS", "BUILTIN_TASKS", "task_names", "get_task", "is_task_name"]
 
-METHOD_TASKS = ("abbr", "brcg", "crl", "imd", "mtrepan")
+def _method_keys() -> tuple[str, ...]:
+    from interpretopt.methods import METHODS
+
+    return tuple(sorted(m.key for m in METHODS))
+
+
+#: One task per registered method (``interpretopt.methods.METHODS``), module ``tasks.<key>``.
+METHOD_TASKS = _method_keys()
 BUILTIN_TASKS = ("cpu", "dummy_tree", "fail", "noop", "sleep")
 
 
