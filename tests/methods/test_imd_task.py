@@ -127,3 +127,60 @@ def test_breast_cancer_imd_is_far_more_concise_than_separate_surrogates():
         dprec.append(a["precision"] - b["precision"])
     assert np.mean(ratios) >= 2.0
     assert np.mean(dprec) > -0.3
+
+
+def _run(tmp_path, raw):
+    from interpretopt.experiments.config import parse_config
+
+    cfg = parse_config(raw)
+    rep = run_experiment(cfg, out_dir=tmp_path, progress=False)
+    df = read_results(tmp_path)
+    assert rep.n_failed == 0, df.get("error")
+    return df
+
+
+def test_accuracy_experiment_measures_each_model_on_the_pair_split(tmp_path):
+    df = _run(tmp_path, {"name": "acc", "method": "imd", "params": {"experiment": "accuracy"},
+                         "datasets": [{"name": "breast_cancer", "max_rows": 300}], "models": ["LR", "DT1"]})
+    assert set(df.models) == {"LR", "DT1"}
+    assert ((df.accuracy > 0.8) & (df.accuracy <= 1.0)).all() and (df.n_test == 90).all()
+
+
+def test_importance_experiment_compares_jst_and_direct_dt_with_the_models(tmp_path):
+    import json
+
+    df = _run(tmp_path, {"name": "imp", "method": "imd",
+                         "params": {"experiment": "importance", "variant": ["imd", "direct_dt"], "max_depth": 4},
+                         "datasets": [{"name": "breast_cancer", "max_rows": 400}],
+                         "pairs": {"per_dataset": {"breast_cancer": {"dt": ["DT1", "DT2"]}}}})
+    assert set(df.variant) == {"imd", "direct_dt"}
+    for col in ("importance_l1", "top5_overlap", "top1_agreement"):
+        assert df[col].between(0, 2).all()
+    art = next(tmp_path.rglob("importances.json"))
+    doc = json.loads(art.read_text())
+    assert len(doc["features"]) == 30 and len(doc["model1"]) == 30
+
+
+def test_importance_agreement_by_hand():
+    from interpretopt.experiments.tasks.imd import importance_agreement
+
+    a = np.array([0.5, 0.5, 0, 0, 0, 0])
+    same = importance_agreement(a, [a, a])
+    assert same == {"importance_l1": 0.0, "top5_overlap": 1.0, "top1_agreement": 1.0}
+    other = importance_agreement(a, [np.array([0, 0, 1.0, 0, 0, 0])] * 2)
+    assert other == {"importance_l1": 2.0, "top5_overlap": 0.0, "top1_agreement": 0.0}
+
+
+def test_direct_baselines_are_the_papers():
+    """Section 5.2: Direct DT is a depth-6 tree, Direct GB is GradientBoosting(max_depth=6), defaults otherwise."""
+    from interpretopt.methods.imd import DirectDT, DirectGB
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    y1, y2 = (X[:, 0] > 0).astype(int), (X[:, 1] > 0).astype(int)
+    dt = make_variant("direct_dt", {}, 7).fit(X, y1, y2)
+    assert isinstance(dt, DirectDT) and dt.tree_.get_params()["max_depth"] == 6
+    assert dt.tree_.get_params()["criterion"] == "gini"
+    gb = make_variant("direct_gb", {}, 7).fit(X, y1, y2)
+    p = gb.model_.get_params()
+    assert isinstance(gb, DirectGB) and p["max_depth"] == 6 and p["n_estimators"] == 100 and p["learning_rate"] == 0.1
