@@ -144,7 +144,7 @@ __all__ = [
 
 SELECT_RULES = ("all", "max_min_accuracy_gap", "top_accuracy_gap")
 AGGREGATES = ("mean", "mean_std", "mean_rank")
-TESTS = ("wilcoxon", "friedman", "holm", "ttest", "wins", "pct_change")
+TESTS = ("wilcoxon", "friedman", "holm", "ttest", "fold_ttest", "wins", "pct_change")
 PLOT_KINDS = ("line", "bar", "tradeoff")
 PLOT_FORMATS = ("png", "svg", "pdf")
 SETTINGS_KEYS = {"time_limit", "mip_gap", "threads", "seed", "verbose", "options"}

@@ -22,6 +22,11 @@ paper's Table 8.
 ``pair`` names a results column (``models``) whose value is printed beside each row label,
 so that a reader sees which model pair a cell comes from.
 
+``fold_ttest`` is a per-row test, as the CRL paper's tables: within each row, every column is
+compared with the row's best column by a paired t-test over the repetitions (folds), pairing
+runs by ``rep``; the best cell and the cells not significantly different from it at the 5%
+level are bold (the best also underlined), one test per (row, column) in ``tests``.
+
 When the spec has ``reference`` values (the published numbers), a comparison lists, for every
 published cell, our mean, the paper's number and the difference ``ours - paper``; a published
 row label may also name a summary row (``mean rank``, ``p (Wilcoxon vs imd)``), compared with
@@ -85,6 +90,7 @@ class TableResult:
     n_failed: int = 0
     pairs: dict = field(default_factory=dict)
     scale: str = "full"
+    marks: dict = field(default_factory=dict)
 
 
 def _sort_key(v: Any):
@@ -239,7 +245,12 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
                     ok = ~np.isnan(b) & ~np.isnan(blocks[:, j]) & (b != 0)
                     row[c] = f"{100 * np.mean((blocks[ok, j] - b[ok]) / b[ok]):+.2f}%" if ok.any() else "n/a"
             extra[f"% change from {base}"] = row | {base: "-"}
-    tests = pd.DataFrame(tests_rows, columns=["test", "column", "baseline", "statistic", "pvalue", "pvalue_holm", "n"])
+    marks: dict = {}
+    if "fold_ttest" in spec.tests:
+        fold_rows, marks = fold_tests(df, spec, tmp, rlab, clab, mean)
+        tests_rows.extend(fold_rows)
+    tests = pd.DataFrame(tests_rows, columns=["test", "row", "column", "baseline", "statistic", "pvalue",
+                                              "pvalue_holm", "n"])
 
     pairs: dict = {}
     if spec.pair:
@@ -270,7 +281,7 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
             cols[1:1] = ["pair_ours", "pair_paper"]
         comparison = pd.DataFrame(comp, columns=cols)
     return TableResult(spec, mean, std, count, cells, extra, tests, comparison, n_runs=len(df), n_failed=n_failed,
-                       pairs=pairs, scale=_scale_of(df))
+                       pairs=pairs, scale=_scale_of(df), marks=marks)
 
 
 def _number(text: Any) -> float:
@@ -301,6 +312,53 @@ def _scale_of(df: pd.DataFrame) -> str:
 
 def _scale_note(tr: TableResult) -> str:
     return "" if tr.scale == "full" else f"{tr.scale} scale, not the published protocol"
+
+
+
+FOLD_ALPHA = 0.05
+
+
+def fold_tests(df: pd.DataFrame, spec: TableSpec, tmp: pd.DataFrame, rlab, clab, mean: pd.DataFrame):
+    """Per-row paired t-tests over folds against the row's best column (the CRL tables' bolding).
+
+    Returns the test rows and ``marks``: ``{(row, column): "best" | "tie"}`` for the cells to
+    bold ("best" is the row's best mean; "tie" a cell whose paired t-test against it over the
+    repetitions has ``p >= 0.05`` or is undefined). Runs are paired by the ``rep`` column.
+    """
+    from interpretopt.evaluation.stats import paired_ttest
+
+    if "rep" not in df.columns:
+        raise InputError(f"table {spec.name!r}: fold_ttest pairs runs by 'rep', which is not in the results")
+    t = tmp.assign(rep=df["rep"].to_numpy())
+    rows, marks = [], {}
+    for r in rlab:
+        m = mean.loc[r]
+        ok = m.dropna()
+        if ok.empty:
+            continue
+        best = ok.idxmax() if spec.higher_is_better else ok.idxmin()
+        marks[(r, best)] = "best"
+        sub = t[t["row"] == r]
+        wide = sub.pivot_table(index="rep", columns="col", values="v", aggfunc="mean")
+        for c in ok.index:
+            if c == best:
+                continue
+            pair = wide[[best, c]].dropna() if best in wide and c in wide else pd.DataFrame(columns=[best, c])
+            res = paired_ttest(pair[best].to_numpy(), pair[c].to_numpy())
+            rows.append({"test": "fold_ttest", "row": r, "column": c, "baseline": best, "statistic": res.statistic,
+                         "pvalue": res.pvalue, "pvalue_holm": np.nan, "n": res.n})
+            if not (res.pvalue < FOLD_ALPHA):
+                marks[(r, c)] = "tie"
+    return rows, marks
+
+
+def _marked(tr: TableResult, r, c, text: str, fmt: str) -> str:
+    mark = tr.marks.get((r, c))
+    if not mark or not text:
+        return text
+    if fmt == "latex":
+        return r"\underline{\textbf{" + text + "}}" if mark == "best" else r"\textbf{" + text + "}"
+    return f"**_{text}_**" if mark == "best" else f"**{text}**"
 
 
 def _p(p: float) -> str:
@@ -335,15 +393,19 @@ def to_markdown(tr: TableResult) -> str:
     clab = list(tr.cells.columns)
     corner = SEP.join(s.rows) + " \\ " + SEP.join(s.columns)
     pc = [f"pair ({s.pair})"] if s.pair else []
-    rows = [[r] + ([tr.pairs.get(r, "")] if s.pair else []) + [tr.cells.loc[r, c] for c in clab]
-            for r in tr.cells.index]
+    rows = [[r] + ([tr.pairs.get(r, "")] if s.pair else [])
+            + [_marked(tr, r, c, tr.cells.loc[r, c], "markdown") for c in clab] for r in tr.cells.index]
     for lab, vals in tr.extra_rows.items():
         rows.append([f"*{lab}*"] + ([""] if s.pair else []) + [vals.get(c, "") for c in clab])
     parts = [f"### {_title(tr)}", "", _md_table([corner] + pc + clab, rows), "",
              f"{tr.n_runs} runs" + (f"; {tr.n_failed} failed runs left out" if tr.n_failed else "")]
+    if tr.marks:
+        parts += ["", "Bold: the best cell of its row (bold italic) and the cells not significantly different from it "
+                  f"(paired t-test over the repetitions, p >= {FOLD_ALPHA})."]
     if len(tr.tests):
         parts += ["", "Tests: " + "; ".join(
-            f"{t.test} {t.column}" + ("" if pd.isna(t.baseline) else f" vs {t.baseline}") + f": p={_p(t.pvalue)}"
+            f"{t.test} " + ("" if pd.isna(t.row) else f"[{t.row}] ") + f"{t.column}"
+            + ("" if pd.isna(t.baseline) else f" vs {t.baseline}") + f": p={_p(t.pvalue)}"
             + ("" if pd.isna(t.pvalue_holm) else f" (Holm {_p(t.pvalue_holm)})") + f", n={t.n}"
             for t in tr.tests.itertuples())]
     if tr.comparison is not None:
@@ -391,7 +453,8 @@ def to_latex(tr: TableResult) -> str:
              r"\begin{tabular}{l" + "r" * len(clab) + "}", r"\toprule",
              " & ".join([_tex(SEP.join(s.rows))] + [_tex(c) for c in clab]) + r" \\", r"\midrule"]
     for r in tr.cells.index:
-        lines.append(" & ".join([_tex(r)] + [_tex(tr.cells.loc[r, c]) for c in clab]) + r" \\")
+        lines.append(" & ".join([_tex(r)] + [_marked(tr, r, c, _tex(tr.cells.loc[r, c]), "latex") for c in clab])
+                     + r" \\")
     if tr.extra_rows:
         lines.append(r"\midrule")
         for lab, vals in tr.extra_rows.items():

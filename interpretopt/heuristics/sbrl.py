@@ -49,6 +49,16 @@ class SBRLResult:
     probabilities: tuple[float, ...]
     n_chains: int
     n_iter: int
+    chain_best: tuple = ()
+
+    def first_chains(self, k: int, packed, y, *, cards=None, lam: float = 3.0, eta: float = 1.0,
+                     alpha=(1.0, 1.0)) -> "SBRLResult":
+        """The result a run with ``n_chains=k`` would have returned (chains are seeded by index)."""
+        check_int("k", k, 1, self.n_chains)
+        lp, best = max(self.chain_best[:k], key=lambda t: t[0])
+        return _finish(_Model(np.ascontiguousarray(packed, dtype=np.uint64), np.asarray(y).astype(np.int64).ravel(),
+                              np.ones(np.shape(packed)[0], dtype=np.int64) if cards is None else cards,
+                              lam, eta, float(alpha[0]), float(alpha[1])), best, lp, k, self.n_iter, self.chain_best[:k])
 
 
 def _count(words):
@@ -69,7 +79,10 @@ class _Model:
         ms = np.arange(J + 1)
         self.log_len = ms * math.log(lam) - lam - gammaln(ms + 1) if lam > 0 else np.where(ms == 0, 0.0, -np.inf)
         self.log_len = self.log_len - np.logaddexp.reduce(self.log_len)
-        self.const = gammaln(a0 + a1) - gammaln(a0) - gammaln(a1)
+        self.const = float(gammaln(a0 + a1) - gammaln(a0) - gammaln(a1))
+        self._Pi = None
+        self._card_lp = {int(c): (int(c) * math.log(eta) - eta - math.lgamma(int(c) + 1)) if eta > 0 else 0.0
+                         for c in self.card_values}
 
     def counts(self, prefix):
         W = self.P.shape[1]
@@ -90,22 +103,40 @@ class _Model:
         return c, c1
 
     def log_prior(self, prefix):
-        lp = self.log_len[len(prefix)]
+        lp = float(self.log_len[len(prefix)])
         remaining = dict(self.card_totals)
+        clp = self._card_lp
+        cards = self.cards
         for a in prefix:
-            avail = np.array([k for k, v in remaining.items() if v > 0])
-            w = avail * math.log(self.eta) - self.eta - gammaln(avail + 1) if self.eta > 0 else np.zeros(len(avail))
-            ca = int(self.cards[a])
-            lp += (ca * math.log(self.eta) - self.eta - gammaln(ca + 1) if self.eta > 0 else 0.0) - np.logaddexp.reduce(w)
-            lp -= math.log(remaining[ca])
+            avail = [clp[k] for k, v in remaining.items() if v > 0]
+            mx = max(avail)
+            norm = mx + math.log(sum(math.exp(v - mx) for v in avail))
+            ca = int(cards[a])
+            lp += clp[ca] - norm - math.log(remaining[ca])
             remaining[ca] -= 1
-        return float(lp)
+        return lp
 
     def log_posterior(self, prefix):
-        c, c1 = self.counts(prefix)
-        c0 = c - c1
-        ll = np.sum(gammaln(c0 + self.a0) + gammaln(c1 + self.a1) - gammaln(c + self.a0 + self.a1) + self.const)
-        return float(ll) + self.log_prior(prefix)
+        """Log prior + log marginal likelihood; pure-Python big-integer bit sets (lists are short)."""
+        if self._Pi is None:
+            to_int = lambda row: int.from_bytes(np.ascontiguousarray(row, dtype="<u8").tobytes(), "little")  # noqa: E731
+            self._Pi = [to_int(r) for r in self.P]
+            self._y1i = to_int(self.y1)
+        lg, a0, a1, const = math.lgamma, self.a0, self.a1, self.const
+        prev, cov, cov1, ll = 0, 0, 0, 0.0
+        P, y1 = self._Pi, self._y1i
+        for a in prefix:
+            x = P[a]
+            new = x & ~prev
+            prev |= x
+            c = new.bit_count()
+            c1 = (new & y1).bit_count()
+            cov += c
+            cov1 += c1
+            ll += lg(c - c1 + a0) + lg(c1 + a1) - lg(c + a0 + a1) + const
+        c, c1 = self.n - cov, self.tot1 - cov1
+        ll += lg(c - c1 + a0) + lg(c1 + a1) - lg(c + a0 + a1) + const
+        return ll + self.log_prior(prefix)
 
 
 def sbrl_log_posterior(packed, y, prefix, *, cards, lam=3.0, eta=1.0, alpha=(1.0, 1.0)) -> float:
@@ -153,8 +184,13 @@ def sbrl(
     check_int("max_length", max_length, 1, None)
     cards = np.ones(J, dtype=np.int64) if cards is None else np.asarray(cards, dtype=np.int64)
     model = _Model(P, y, cards, lam, eta, float(alpha[0]), float(alpha[1]))
-    best_lp, best = -math.inf, ()
-    for _ in range(n_chains):
+    # one independent stream per chain, by chain index: the first k chains of a run are the
+    # chains of a run with n_chains=k (Appendix A's grid of Nc from one run)
+    streams = np.random.SeedSequence(int(rng.integers(2**63 - 1))).spawn(n_chains)
+    chain_best = []
+    for stream in streams:
+        rng = np.random.default_rng(stream)
+        best_lp, best = -math.inf, ()
         m0 = int(min(max_length, J, max(1, rng.poisson(lam))))
         cur = tuple(int(v) for v in rng.choice(J, size=m0, replace=False))
         cur_lp = model.log_posterior(cur)
@@ -196,8 +232,14 @@ def sbrl(
                 cur, cur_lp = cand, cand_lp
                 if cur_lp > best_lp:
                     best_lp, best = cur_lp, cur
+        chain_best.append((float(best_lp), tuple(best)))
+    best_lp, best = max(chain_best, key=lambda t: t[0])
+    return _finish(model, best, best_lp, n_chains, n_iter, tuple(chain_best))
+
+
+def _finish(model, best, best_lp, n_chains, n_iter, chain_best) -> SBRLResult:
     c, c1 = model.counts(best)
     prob = (c1 + model.a1) / (c + model.a0 + model.a1)
     labels = tuple(int(p > 0.5) for p in prob[:-1])
     return SBRLResult(tuple(best), labels, int(prob[-1] > 0.5), float(best_lp), tuple(float(p) for p in prob),
-                      n_chains, n_iter)
+                      n_chains, n_iter, tuple(chain_best))

@@ -39,14 +39,20 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from interpretopt._validation import as_generator, check_in_range, check_int, feature_names_of
 from interpretopt.evaluation.autac import (
     TradeoffCurve,
-    autac_reference,
     first_cover_from_coverage,
     stochastic_crl_predict,
     tradeoff_curve,
 )
 from interpretopt.exceptions import InputError
-from interpretopt.heuristics.annealing import AnnealResult, anneal
-from interpretopt.heuristics.mining import MiningReport, QuantileOneHotBinarizer, RulePool, mine_rules, pack_bool
+from interpretopt.heuristics.companion import (  # noqa: F401  (re-exported: the search core lives in heuristics)
+    ALPHA_CANDIDATES,
+    MOVES,
+    CompanionSearch,
+    ListState,
+    crl_acceptance,
+    search_companion_list,
+)
+from interpretopt.heuristics.mining import MiningReport, QuantileOneHotBinarizer, RulePool, mine_rules
 
 __all__ = [
     "ALPHA_CANDIDATES",
@@ -58,323 +64,6 @@ __all__ = [
     "PairedRuleList",
     "tree_marker",
 ]
-
-#: Algorithm 2's candidates for alpha.
-ALPHA_CANDIDATES = (0.01, 0.005, 0.001, 0.0008, 0.0005, 0.0002, 0.0001)
-MOVES = ("add", "remove", "swap", "replace")
-
-
-# =========================================================================== incremental search
-def _draw(rng: np.random.Generator, k: int) -> int:
-    """Uniform integer in ``[0, k)`` from one ``rng.random()`` (cheaper than ``rng.integers`` per call)."""
-    return min(int(rng.random() * k), k - 1)
-
-
-@dataclass(frozen=True)
-class ListState:
-    """A rule list (pool indices, in order) with its cached per-position statistics.
-
-    ``cum[m]`` is the packed union of the coverage of rules ``0..m``; ``cov[m]``, ``cor[m]`` and
-    ``bbc[m]`` count the samples first covered by rule ``m``, those the rule labels correctly,
-    and those the black box labels correctly.
-    """
-
-    rules: tuple[int, ...]
-    cum: np.ndarray = field(repr=False)
-    cov: np.ndarray = field(repr=False)
-    cor: np.ndarray = field(repr=False)
-    bbc: np.ndarray = field(repr=False)
-    value: float = 0.0
-
-    def __len__(self) -> int:
-        return len(self.rules)
-
-
-class CompanionSearch:
-    """The objective of eq. (4) over a pool of rules, evaluated incrementally on packed coverage.
-
-    Parameters
-    ----------
-    packed : uint64 (K, W), coverage of each pool rule (bit i = sample i, padding zero).
-    labels : int (K,), the label ``z`` of each pool rule (0/1).
-    y : labels (n,) in {0, 1}.
-    blackbox_pred : black-box answers (n,) in {0, 1}.
-    alpha : length penalty.
-    coverage : optional bool (n, K); needed only by :meth:`reference_value`.
-    rule_labels : {"mined", "majority"}, default "mined"
-        "mined": each pool rule predicts its own label ``z_j`` (Algorithm 1's pool of pairs
-        ``(d_j, z_j)``); "majority": a rule predicts the majority class of the samples it
-        captures at its position in the list (as the authors' script does); ``labels`` is then
-        ignored.
-    """
-
-    def __init__(self, packed, labels, y, blackbox_pred, *, alpha: float = 0.0, coverage=None,
-                 rule_labels: str = "mined", backend: str = "auto"):
-        if backend not in ("auto", "int", "numpy"):
-            raise InputError(f"backend must be 'auto', 'int' or 'numpy', got {backend!r}")
-        self.backend = "int" if backend == "auto" else backend
-        backend = self.backend
-        if rule_labels not in ("mined", "majority"):
-            raise InputError(f"rule_labels must be 'mined' or 'majority', got {rule_labels!r}")
-        self.majority = rule_labels == "majority"
-        self.P = np.ascontiguousarray(packed, dtype=np.uint64)
-        self.labels = np.asarray(labels).astype(np.int64)
-        self.y = np.asarray(y).astype(np.int64).ravel()
-        self.bb = np.asarray(blackbox_pred).astype(np.int64).ravel()
-        self.n = len(self.y)
-        self.K, self.W = self.P.shape
-        if len(self.labels) != self.K:
-            raise InputError(f"{self.K} pool rules but {len(self.labels)} labels")
-        if len(self.bb) != self.n:
-            raise InputError(f"y has {self.n} samples but blackbox_pred has {len(self.bb)}")
-        self.alpha = float(alpha)
-        y1 = pack_bool(self.y == 1)
-        y0 = pack_bool(self.y == 0)
-        self.Y1 = y1
-        self.PC = np.where(self.labels[:, None] == 1, self.P & y1, self.P & y0)
-        self.BBC = pack_bool(self.bb == self.y)
-        self.bb_total = int(np.bitwise_count(self.BBC).sum())
-        self.coverage = None if coverage is None else np.asarray(coverage, dtype=bool)
-        if backend == "int":
-            def to_int(row):
-                return int.from_bytes(np.ascontiguousarray(row, dtype="<u8").tobytes(), "little")
-
-            self._Pi = [to_int(r) for r in self.P]
-            self._PCi = [to_int(r) for r in self.PC]
-            self._Y1i = to_int(y1)
-            self._BBCi = to_int(self.BBC)
-        self._zero = np.zeros(self.W, dtype=np.uint64)
-        self._empty = np.zeros((0, self.W), dtype=np.uint64)
-
-    # ------------------------------------------------------------------ objective
-    def value_from_counts(self, cov: np.ndarray, cor: np.ndarray, bbc: np.ndarray) -> float:
-        """``AUTAC - alpha M`` from the per-position counts."""
-        M = len(cov)
-        if M == 0:
-            return 0.0
-        A = np.empty(M + 1)
-        A[0] = self.bb_total
-        A[1:] = np.cumsum(cor) + self.bb_total - np.cumsum(bbc)
-        area = 0.5 * float(np.dot(A[1:] + A[:-1], cov)) / (self.n * self.n)
-        return area - self.alpha * M
-
-    def _build_int(self, prefix: ListState | None, p: int, rules: tuple[int, ...], suffix=None) -> ListState:
-        if prefix is None or p == 0:
-            cum, cov, cor, bbc, prev = [], [], [], [], 0
-        else:
-            cum, cov, cor, bbc = list(prefix.cum[:p]), list(prefix.cov[:p]), list(prefix.cor[:p]), list(prefix.bbc[:p])
-            prev = cum[-1]
-        P, PC, BBC, Y1, maj = self._Pi, self._PCi, self._BBCi, self._Y1i, self.majority
-        # suffix = (q, off): rules[m] == prefix.rules[m + off] for m >= q. Once the union of the
-        # rules before m equals the old union before m + off, every later position is unchanged.
-        q, off = suffix if (suffix is not None and prefix is not None) else (len(rules) + 1, 0)
-        old_cum = prefix.cum if prefix is not None else ()
-        for m in range(p, len(rules)):
-            if m >= q:
-                k = m + off
-                if prev == (old_cum[k - 1] if k > 0 else 0):
-                    cum.extend(old_cum[k:])
-                    cov.extend(prefix.cov[k:])
-                    cor.extend(prefix.cor[k:])
-                    bbc.extend(prefix.bbc[k:])
-                    break
-            x = P[rules[m]]
-            new = x & ~prev
-            prev = prev | x
-            cum.append(prev)
-            c = new.bit_count()
-            cov.append(c)
-            if maj:
-                c1 = (new & Y1).bit_count()
-                cor.append(c1 if c1 >= c - c1 else c - c1)
-            else:
-                cor.append((new & PC[rules[m]]).bit_count())
-            bbc.append((new & BBC).bit_count())
-        # AUTAC from the counts (pure Python: M is small)
-        n, b0 = self.n, self.bb_total
-        area, a_prev, sc, sb = 0, b0, 0, 0
-        for c, k, b in zip(cov, cor, bbc):
-            sc += k
-            sb += b
-            a = sc + b0 - sb
-            area += (a + a_prev) * c
-            a_prev = a
-        value = 0.5 * area / (n * n) - self.alpha * len(cov)
-        return ListState(tuple(rules), tuple(cum), tuple(cov), tuple(cor), tuple(bbc), value)
-
-    def _build(self, prefix: ListState | None, p: int, rules: tuple[int, ...], suffix=None) -> ListState:
-        """State of ``rules`` reusing positions ``< p`` of ``prefix`` (which must agree there).
-
-        ``suffix = (q, off)`` says that ``rules[m] == prefix.rules[m + off]`` for ``m >= q``; the
-        "int" backend then stops recomputing as soon as the union before a position matches the
-        old one (positions after it capture exactly what they captured before).
-        """
-        if self.backend == "int":
-            return self._build_int(prefix, p, rules, suffix)
-        M = len(rules)
-        if prefix is None or p == 0:
-            head_cum, head_cov, head_cor, head_bbc = self._empty, (), (), ()
-            prev = self._zero
-        else:
-            head_cum, head_cov = prefix.cum[:p], prefix.cov[:p]
-            head_cor, head_bbc = prefix.cor[:p], prefix.bbc[:p]
-            prev = prefix.cum[p - 1]
-        if p >= M:
-            cum = np.ascontiguousarray(head_cum[:M])
-            cov, cor, bbc = (np.asarray(a[:M], dtype=np.int64) for a in (head_cov, head_cor, head_bbc))
-        else:
-            tail = np.fromiter(rules[p:], dtype=np.int64, count=M - p)
-            rows = self.P[tail]
-            acc = np.bitwise_or.accumulate(rows, axis=0)
-            acc |= prev
-            L = M - p
-            # new[m] = rows[m] & ~(union of the rules before m); packed with the two masks for one popcount
-            stack = np.empty((3, L, self.W), dtype=np.uint64)
-            new = stack[0]
-            np.invert(acc[:-1], out=new[1:])
-            new[0] = ~prev
-            new &= rows
-            np.bitwise_and(new, self.Y1 if self.majority else self.PC[tail], out=stack[1])
-            np.bitwise_and(new, self.BBC, out=stack[2])
-            counts = np.bitwise_count(stack).sum(axis=2, dtype=np.int64)
-            t_cov, t_c, t_bbc = counts[0], counts[1], counts[2]
-            t_cor = np.maximum(t_c, t_cov - t_c) if self.majority else t_c
-            if p == 0:
-                cum, cov, cor, bbc = acc, t_cov, t_cor, t_bbc
-            else:
-                cum = np.concatenate([head_cum, acc])
-                cov = np.concatenate([head_cov, t_cov])
-                cor = np.concatenate([head_cor, t_cor])
-                bbc = np.concatenate([head_bbc, t_bbc])
-        return ListState(tuple(rules), cum, cov, cor, bbc, self.value_from_counts(cov, cor, bbc))
-
-    def state(self, rules) -> ListState:
-        """State of a list computed from scratch (still with packed coverage)."""
-        rules = tuple(int(r) for r in rules)
-        if len(set(rules)) != len(rules):
-            raise InputError(f"a rule list may use each pool rule once, got {rules}")
-        if rules and (min(rules) < 0 or max(rules) >= self.K):
-            raise InputError(f"rule indices must lie in [0, {self.K - 1}]")
-        return self._build(None, 0, rules)
-
-    def reference_value(self, rules) -> float:
-        """``O_{M,alpha}`` recomputed from the definitions (needs ``coverage``)."""
-        if self.coverage is None:
-            raise InputError("reference_value needs the boolean coverage; pass coverage= to CompanionSearch")
-        rules = list(rules)
-        cov = self.coverage[:, rules]
-        return autac_reference(cov, self.labels_of(rules, cov), self.y, self.bb, alpha=self.alpha)
-
-    def labels_of(self, rules, coverage=None) -> np.ndarray:
-        """The label each rule of the list predicts (majority of its captured samples in "majority" mode)."""
-        rules = list(rules)
-        if not self.majority:
-            return self.labels[rules]
-        if coverage is None:
-            from interpretopt.rules import unpack_coverage
-
-            coverage = unpack_coverage(self.P[rules], self.n).reshape(self.n, len(rules))
-        fc = first_cover_from_coverage(coverage)
-        out = np.zeros(len(rules), dtype=np.int64)
-        for m in range(len(rules)):
-            mine = fc == m
-            c1 = int(np.sum(self.y[mine] == 1))
-            out[m] = int(c1 > mine.sum() - c1)
-        return out
-
-    # ------------------------------------------------------------------ moves (Algorithm 1)
-    def _pool_rule_not_in(self, rules: tuple[int, ...], rng: np.random.Generator) -> int | None:
-        if len(rules) >= self.K:
-            return None
-        used = set(rules)
-        while True:
-            r = _draw(rng, self.K)
-            if r not in used:
-                return r
-
-    def move(self, state: ListState, kind: str, rng: np.random.Generator) -> ListState | None:
-        """Apply one move of Algorithm 1; ``None`` when the move is impossible on this list."""
-        rules = state.rules
-        M = len(rules)
-        if kind == "add":
-            r = self._pool_rule_not_in(rules, rng)
-            if r is None:
-                return None
-            pos = _draw(rng, M + 1)
-            new = rules[:pos] + (r,) + rules[pos:]
-            return self._build(state, pos, new, (pos + 1, -1))
-        if kind == "remove":
-            if M <= 1:
-                return None
-            pos = _draw(rng, M)
-            return self._build(state, pos, rules[:pos] + rules[pos + 1:], (pos, 1))
-        if kind == "swap":
-            if M < 2:
-                return None
-            i = _draw(rng, M)
-            j = _draw(rng, M - 1)
-            if j >= i:
-                j += 1
-            if j < i:
-                i, j = j, i
-            lst = list(rules)
-            lst[i], lst[j] = lst[j], lst[i]
-            return self._build(state, i, tuple(lst), (j + 1, 0))
-        if kind == "replace":
-            if M == 0:
-                return None
-            r = self._pool_rule_not_in(rules, rng)
-            if r is None:
-                return None
-            pos = _draw(rng, M)
-            lst = list(rules)
-            lst[pos] = r
-            return self._build(state, pos, tuple(lst), (pos + 1, 0))
-        raise InputError(f"unknown move {kind!r}; valid moves are {MOVES}")
-
-    def propose(self, state: ListState, value: float, rng: np.random.Generator):
-        """Algorithm 1's neighbour: add / remove / swap / replace with probability 1/4 each."""
-        delta = rng.random()
-        kind = MOVES[0] if delta < 0.25 else MOVES[1] if delta < 0.5 else MOVES[2] if delta < 0.75 else MOVES[3]
-        cand = self.move(state, kind, rng)
-        if cand is None:
-            return None
-        return cand, cand.value
-
-
-def crl_acceptance(C0: float):
-    """Algorithm 1's acceptance: keep the neighbour with probability ``exp(dO / (C0 / log2(1 + n)))``.
-
-    ``n`` is the 1-based step; the annealing core counts steps from 0.
-    """
-
-    def accept(delta: float, k: int, rng: np.random.Generator) -> bool:
-        if delta >= 0:
-            return True
-        temperature = C0 / math.log2(2 + k)
-        return rng.random() < math.exp(delta / temperature)
-
-    return accept
-
-
-def search_companion_list(
-    problem: CompanionSearch,
-    *,
-    n_iter: int = 50_000,
-    C0: float = 0.001,
-    init: tuple[int, ...] | None = None,
-    n_init: int = 3,
-    rng=None,
-    callback=None,
-) -> AnnealResult:
-    """Algorithm 1: stochastic local search from ``n_init`` (3) random pool rules."""
-    rng = as_generator(rng)
-    if init is None:
-        k = min(n_init, problem.K)
-        init = tuple(int(v) for v in rng.choice(problem.K, size=k, replace=False))
-    start = problem.state(init)
-    return anneal(start, start.value, problem.propose, n_iter, rng, accept=crl_acceptance(C0), callback=callback)
-
 
 # =========================================================================== helpers
 def _numeric(X: Any) -> np.ndarray:
@@ -433,7 +122,7 @@ def _conjunction(items):
 
 # =========================================================================== shared companion API
 class _CompanionBase(ClassifierMixin, BaseEstimator):
-    """Prediction, curves and rendering for a rule list paired with a black box."""
+    """Prediction, explanation, curves and rendering for a rule list paired with a black box."""
 
     def _prepare(self, X, y, blackbox_pred, *, refit: bool, train_pred: str, cv: int, rng):
         n = np.shape(X)[0] if np.ndim(X) == 2 else None
@@ -444,8 +133,13 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
         classes, y01 = _binary_target(y, n, type(self).__name__)
         self.classes_ = classes
         self.feature_names_in_ = feature_names_of(X, np.shape(X)[1])
+        self.n_features_in_ = int(np.shape(X)[1])
         Xn = _numeric(X)
         bb = self.black_box
+        if train_pred not in ("auto", "oof", "in_sample"):
+            raise InputError(f"blackbox_train_pred must be 'auto', 'oof' or 'in_sample', got {train_pred!r}")
+        if train_pred == "auto":
+            train_pred = "oof" if refit else "in_sample"
         if blackbox_pred is None:
             _check_black_box(bb, need_fit=refit)
         elif bb is not None and not callable(getattr(bb, "predict", None)):
@@ -456,6 +150,7 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
             self.black_box_ = clone(bb).fit(Xn, np.asarray(y).ravel())
         else:
             self.black_box_ = bb
+        self.blackbox_train_pred_source_ = "given" if blackbox_pred is not None else train_pred
         if blackbox_pred is not None:
             p = np.asarray(blackbox_pred).ravel()
             if len(p) != n:
@@ -468,13 +163,22 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
             k = int(min(cv, np.bincount(y01).min()))
             if k < 2:
                 raise InputError("out-of-fold black-box predictions need at least two samples of each class")
+            try:
+                proto = clone(bb)
+                if not callable(getattr(proto, "fit", None)):
+                    raise TypeError(f"{type(bb).__name__} has no fit method")
+            except Exception as exc:
+                raise InputError(
+                    f"blackbox_train_pred='oof' trains {k} clones of the black box on folds of the training data, "
+                    f"but this black box cannot be cloned and refitted ({type(exc).__name__}: {exc}). To use a "
+                    "pre-trained, predict-only model as it is, pass refit=False with blackbox_train_pred='in_sample' "
+                    "(its own answers on the training rows; optimistic if it was trained on them) or fit(X, y, "
+                    "blackbox_pred=...) with its answers on rows it was not trained on") from None
             folds = StratifiedKFold(n_splits=k, shuffle=True, random_state=int(rng.integers(2**31 - 1)))
-            p = cross_val_predict(clone(bb), Xn, np.asarray(y).ravel(), cv=folds)
+            p = cross_val_predict(proto, Xn, np.asarray(y).ravel(), cv=folds)
             bb01 = self._to01(p)
-        elif train_pred == "in_sample":
-            bb01 = self._to01(self.black_box_.predict(Xn))
         else:
-            raise InputError(f"blackbox_train_pred must be 'oof' or 'in_sample', got {train_pred!r}")
+            bb01 = self._to01(self.black_box_.predict(Xn))
         return y01, bb01
 
     def _to01(self, pred) -> np.ndarray:
@@ -494,7 +198,10 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
 
     def _blackbox01(self, X, blackbox_pred=None) -> np.ndarray:
         if blackbox_pred is not None:
-            return self._to01(blackbox_pred)
+            p = np.asarray(blackbox_pred).ravel()
+            if len(p) != np.shape(X)[0]:
+                raise InputError(f"blackbox_pred has {len(p)} entries but X has {np.shape(X)[0]} rows")
+            return self._to01(p)
         if self.black_box_ is None:
             raise InputError("no black box to answer uncovered inputs; pass blackbox_pred")
         return self._to01(self.black_box_.predict(_numeric(X)))
@@ -504,19 +211,103 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
         self._check_fitted()
         return first_cover_from_coverage(self._rule_coverage(X))
 
-    def predict(self, X, n_rules: int | None = None, *, blackbox_pred=None) -> np.ndarray:
-        """Answer with the first ``n_rules`` rules (default all), the black box for the rest."""
+    def n_rules_at(self, transparency: float) -> int:
+        """Rules a user adopts at ``transparency``: the longest prefix whose training transparency is at most it.
+
+        The deterministic reading of Definition 3 (``m^t = max{m : T_m <= t}`` on the training
+        data); :meth:`predict_stochastic` reaches ``t`` exactly in expectation.
+        """
         self._check_fitted()
+        t = float(transparency)
+        if not 0.0 <= t <= 1.0:
+            raise InputError(f"transparency must lie in [0, 1], got {transparency!r}")
+        T = self.train_curve_.transparency
+        return int(np.searchsorted(T, t + 1e-12, side="right") - 1)
+
+    def _n_rules(self, n_rules, transparency) -> int:
         M = len(self.rule_labels_)
-        m = M if n_rules is None else check_int("n_rules", n_rules, 0, M)
+        if n_rules is not None and transparency is not None:
+            raise InputError("give n_rules or transparency, not both")
+        if transparency is not None:
+            return self.n_rules_at(transparency)
+        return M if n_rules is None else check_int("n_rules", n_rules, 0, M)
+
+    def predict(self, X, n_rules: int | None = None, *, transparency: float | None = None,
+                blackbox_pred=None) -> np.ndarray:
+        """Answer with the first ``n_rules`` rules (default all), the black box for the rest.
+
+        ``transparency=t`` adopts the first :meth:`n_rules_at` ``(t)`` rules instead: ``t = 0`` is
+        the black box alone, ``t = 1`` the whole list (which ends in a default rule when fitted
+        with one, so no input reaches the black box).
+        """
+        self._check_fitted()
+        m = self._n_rules(n_rules, transparency)
         fc = self.first_cover(X)
-        out = self._blackbox01(X, blackbox_pred).astype(np.int64)
         use = (fc >= 0) & (fc < m)
+        if use.all():
+            out = np.zeros(len(fc), dtype=np.int64)
+        else:
+            out = self._blackbox01(X, blackbox_pred).astype(np.int64)
         out[use] = np.asarray(self.rule_labels_)[fc[use]]
         return self.classes_[out]
 
+    def predict_proba(self, X, n_rules: int | None = None, *, transparency: float | None = None) -> np.ndarray:
+        """Class probabilities: a rule's share of each class among the training rows it captures,
+        the black box's ``predict_proba`` for the rows it answers.
+
+        Defined when every row is answered by a rule or the black box has ``predict_proba``;
+        otherwise an :class:`InputError` says so.
+        """
+        self._check_fitted()
+        m = self._n_rules(n_rules, transparency)
+        fc = self.first_cover(X)
+        use = (fc >= 0) & (fc < m)
+        out = np.empty((len(fc), 2))
+        if not use.all():
+            bb = self.black_box_
+            if bb is None or not callable(getattr(bb, "predict_proba", None)):
+                raise InputError(
+                    f"{int((~use).sum())} row(s) go to the black box, which has no predict_proba "
+                    f"({type(bb).__name__}); use predict, or a transparency at which the list answers every row")
+            out[~use] = np.asarray(bb.predict_proba(_numeric(X)))[~use]
+        p1 = np.asarray(self.rule_proba_)
+        out[use, 1] = p1[fc[use]]
+        out[use, 0] = 1.0 - p1[fc[use]]
+        return out
+
+    def explain(self, X, n_rules: int | None = None, *, transparency: float | None = None) -> pd.DataFrame:
+        """Per input: the rule that answers it, or the black-box fallback.
+
+        Columns: ``rule`` (position in the list, -1 for the black box), ``answered_by``
+        ("rule" / "black box"), ``condition`` (the rule's text), ``prediction`` (the rule's label;
+        the black box's answer for a fallback row), ``rule_accuracy`` (the rule's accuracy on the
+        training rows it captures), ``blackbox_accuracy`` (the black box's accuracy on those same
+        rows), ``cover`` (share of training rows the rule captures). A user compares the last
+        two to decide whether to take the rule (Figure 1).
+        """
+        self._check_fitted()
+        m = self._n_rules(n_rules, transparency)
+        fc = self.first_cover(X)
+        use = (fc >= 0) & (fc < m)
+        tc = self.train_curve_
+        pred = self.predict(X, m) if not use.all() else self.classes_[np.asarray(self.rule_labels_)[fc]]
+        k = np.where(use, fc, -1)
+        text = np.array(list(self.rule_text_) + ["black box"], dtype=object)
+        racc = np.append(tc.rule_accuracy, np.nan)
+        bacc = np.append(tc.blackbox_accuracy, np.nan)
+        cov = np.append(tc.rule_cover, np.nan)
+        return pd.DataFrame({
+            "rule": k,
+            "answered_by": np.where(use, "rule", "black box"),
+            "condition": text[k],
+            "prediction": pred,
+            "rule_accuracy": racc[k],
+            "blackbox_accuracy": bacc[k],
+            "cover": cov[k],
+        })
+
     def transparency_accuracy_curve(self, X, y, *, blackbox_pred=None) -> TradeoffCurve:
-        """Points ``(T_m, A_m)``, m = 0..M, and AUTAC (Proposition 4 and completed to t = 1) on ``(X, y)``."""
+        """Points ``(T_m, A_m)``, m = 0..M, and AUTAC (Proposition 4) on ``(X, y)``."""
         self._check_fitted()
         arr = np.asarray(y).ravel()
         if len(arr) != np.shape(X)[0]:
@@ -525,6 +316,24 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
             raise InputError(f"y has labels outside the fitted classes {self.classes_.tolist()}")
         y01 = (arr == self.classes_[1]).astype(np.int8)
         return tradeoff_curve(self.first_cover(X), self.rule_labels_, y01, self._blackbox01(X, blackbox_pred))
+
+    def plot_tradeoff(self, X=None, y=None, *, blackbox_pred=None, ax=None, label: str | None = None):
+        """Draw the transparency-accuracy curve of this model (training data unless ``X, y``), with
+        the black box's accuracy as a horizontal line; returns the matplotlib Axes."""
+        import matplotlib.pyplot as plt
+
+        self._check_fitted()
+        curve = self.train_curve_ if X is None else self.transparency_accuracy_curve(X, y, blackbox_pred=blackbox_pred)
+        if ax is None:
+            _, ax = plt.subplots(figsize=(4.5, 3.5))
+        ax.plot(curve.transparency, curve.accuracy, marker="o", ms=3,
+                label=label or f"{type(self).__name__} (AUTAC {curve.autac:.3f})")
+        ax.axhline(curve.accuracy[0], color="gray", ls="--", lw=1, label=f"black box ({curve.accuracy[0]:.3f})")
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("transparency")
+        ax.set_ylabel("accuracy")
+        ax.legend(fontsize=7)
+        return ax
 
     def predict_stochastic(self, X, t: float, *, random_state=None, blackbox_pred=None) -> np.ndarray:
         """The stochastic CRL of Definition 3 with transparency ``t`` (measured on the training data)."""
@@ -543,7 +352,7 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
         rows = []
         for m, lab in enumerate(self.rule_labels_):
             rows.append({
-                "": "if" if m == 0 else "else if",
+                "": "if" if m == 0 else ("else" if not self.rule_itemsets_[m] else "else if"),
                 "rule": self.rule_text_[m],
                 "prediction": self.classes_[lab].item() if hasattr(self.classes_[lab], "item") else self.classes_[lab],
                 "cover": curve.rule_cover[m],
@@ -562,22 +371,36 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
             ra = "   -   " if np.isnan(r.rule_accuracy) else f"{100 * r.rule_accuracy:6.1f}%"
             ba = "   -   " if np.isnan(r.blackbox_accuracy) else f"{100 * r.blackbox_accuracy:6.1f}%"
             lines.append(f"{r['']:8s} {r.rule:60s} {str(r.prediction):>5s} {100 * r.cover:6.1f}% {ra:>9s} {ba:>8s}")
-        lines.append(f"{'else':8s} {'black box':60s}")
+        if not (len(self.rule_itemsets_) and not self.rule_itemsets_[-1]):
+            lines.append(f"{'else':8s} {'black box':60s}")
         return "\n".join(lines)
 
     # ---- rule material shared by subclasses
-    def _set_rules(self, itemsets, labels):
+    def _set_rules(self, itemsets, labels, y01):
+        """Store the list; the last itemset may be ``()``, the default rule (always holds)."""
         items = self.binarizer_.items_
         self.rule_itemsets_ = [tuple(s) for s in itemsets]
         self.rule_labels_ = np.asarray(labels, dtype=np.int64)
-        self.rule_text_ = [" and ".join(items[i].render(self.feature_names_in_) for i in s) or "true"
+        self.rule_text_ = [" and ".join(items[i].render(self.feature_names_in_) for i in s) or "default (always)"
                            for s in self.rule_itemsets_]
-        try:
+        has_default = bool(self.rule_itemsets_) and not self.rule_itemsets_[-1]
+        body = self.rule_itemsets_[:-1] if has_default else self.rule_itemsets_
+        fc = self._first_cover_train
+        p1 = np.full(len(self.rule_itemsets_), np.nan)
+        for m in range(len(self.rule_itemsets_)):
+            mine = fc == m
+            if mine.any():
+                p1[m] = float(np.mean(y01[mine] == 1))
+            else:
+                p1[m] = float(self.rule_labels_[m])
+        self.rule_proba_ = p1
+        if all(items[i].expressible for s in body for i in s):
             from interpretopt.rules import RuleList
 
-            self.rules_ = RuleList(tuple(_conjunction([items[i] for i in s]) for s in self.rule_itemsets_),
-                                   tuple(self.classes_[lab] for lab in self.rule_labels_), None)
-        except ImportError:  # pragma: no cover - the rules layer is part of the package
+            self.rules_ = RuleList(tuple(_conjunction([items[i] for i in s]) for s in body),
+                                   tuple(self.classes_[lab] for lab in self.rule_labels_[:len(body)]),
+                                   self.classes_[self.rule_labels_[-1]] if has_default else None)
+        else:  # a negated middle bin is a disjunction: the list is still exact on binarized inputs
             self.rules_ = None
 
     def _rule_coverage(self, X) -> np.ndarray:
@@ -590,25 +413,42 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
 
     @property
     def n_rules_(self) -> int:
+        """Rules in the list, the default rule included."""
         self._check_fitted()
         return len(self.rule_labels_)
 
     @property
     def n_conditions_(self) -> int:
-        """Number of items (binary conditions) used by the list."""
+        """Number of items (binary conditions) used by the list (the default rule has none)."""
         self._check_fitted()
         return int(sum(len(s) for s in self.rule_itemsets_))
 
 
-def _mine(self, X, y01, rng) -> tuple[QuantileOneHotBinarizer, np.ndarray, RulePool]:
-    check_in_range("min_support", self.min_support, 0.0, 1.0, low_open=True, high_open=True)
+def _mine(self, X, y01, rng, *, scope: str = "class", precision_filter: bool | None = None,
+          negations: bool | None = None, min_support: float | None = None, cap_pool: bool = True):
+    ms = self.min_support if min_support is None else min_support
+    check_in_range("min_support", ms, 0.0, 1.0, low_open=True, high_open=True)
     check_int("max_card", self.max_card, 1, None)
-    binarizer = QuantileOneHotBinarizer(n_quantiles=self.n_quantiles, feature_types=self.feature_types).fit(X)
+    neg = bool(getattr(self, "negations", False)) if negations is None else negations
+    binarizer = QuantileOneHotBinarizer(n_quantiles=self.n_quantiles, feature_types=self.feature_types,
+                                        negations=neg).fit(X)
     B = binarizer.transform(X)
-    pool = mine_rules(B, y01, min_support=self.min_support, max_card=self.max_card,
-                      max_rules_per_class=self.max_rules_per_class, memory_limit_mb=self.memory_limit_mb,
-                      max_mining_samples=self.max_mining_samples, random_state=rng)
+    pf = bool(getattr(self, "precision_filter", False)) if precision_filter is None else precision_filter
+    pool = mine_rules(B, y01, min_support=ms, max_card=self.max_card,
+                      max_rules_per_class=self.max_rules_per_class if (scope == "class" and cap_pool) else None,
+                      precision_filter=pf and scope == "class", scope=scope,
+                      memory_limit_mb=self.memory_limit_mb, max_mining_samples=self.max_mining_samples,
+                      random_state=rng)
     return binarizer, B, pool
+
+
+def _majority(y01: np.ndarray, mask: np.ndarray) -> int:
+    k = int(mask.sum())
+    k1 = int(np.sum(y01[mask] == 1))
+    return int(k1 > k - k1)
+
+
+DEFAULT_RULE_MODES = ("append", "search", "none")
 
 
 # =========================================================================== CRL estimator
@@ -617,31 +457,53 @@ class CompanionRuleList(_CompanionBase):
 
     Parameters
     ----------
-    black_box : estimator with ``fit``/``predict`` (cloned and trained on the training data
-        unless ``refit=False``, in which case it must already be trained).
+    black_box : estimator with ``predict`` (and ``fit`` unless ``refit=False``)
+        Cloned and trained on the training data when ``refit=True``; with ``refit=False`` it is
+        used as it is (a pre-trained model, which needs no ``fit``).
     alpha : float or "auto", default "auto"
-        Length penalty; "auto" tunes it by Algorithm 2 over :data:`ALPHA_CANDIDATES`
-        (highest training AUTAC among lists with fewer than ``max_rules`` rules).
+        Length penalty; "auto" tunes it by Algorithm 2 over :data:`ALPHA_CANDIDATES`: the highest
+        training AUTAC among the lists with fewer than ``max_conditions`` conditions.
     C0 : float, default 0.001
         Initial temperature of Algorithm 1.
     n_iter : int, default 50_000
         Annealing steps ``N``.
     min_support : float in (0, 1), default 0.05
-        FP-Growth minimum support ``gamma`` (within the class a rule predicts).
+        FP-Growth minimum support ``gamma`` within the class a rule predicts (Section 6's
+        value; the authors' script passes 0.05 to pyfim, which reads it as 0.05%, i.e. 0.0005).
     max_card : int, default 2
         Maximum items per rule.
     n_quantiles : int, default 7
         Quantile bins per numerical feature (Section 6.1).
-    blackbox_train_pred : {"oof", "in_sample"}, default "oof"
-        Black-box answers on the training data used in the objective: out-of-fold predictions
-        of ``cv`` clones (a forest predicts its own training rows almost perfectly), or the
-        trained black box's in-sample predictions. ``fit(..., blackbox_pred=...)`` overrides both.
+    negations : bool, default False
+        Also mine the complement of every item (the authors' script's ``_rev`` columns).
+    precision_filter : bool, default False
+        Keep only rules more precise than their class's base rate (the authors' ``screen_rules``).
+    max_rules_per_class : int, optional
+        Keep the most precise rules per class (the authors' script: 200).
+    default_rule : {"search", "append", "none"}, default "search"
+        Every list but "none" ends in a default rule (the majority label of the training rows
+        no other rule covers), so it reaches transparency 1 and its AUTAC is Proposition 4 on
+        the complete list. "search": the search scores every list with its default rule (the
+        area over ``[0, 1]`` minus ``alpha M``, ``M`` not counting the default), the quantity
+        that is evaluated. "append": the search maximizes eq. (4) as printed (the area over
+        ``[0, T_M]``, which grows with coverage alone), then the default rule is appended.
+        "none": no default rule; the black box answers what the list leaves (``T_M < 1``).
+    blackbox_train_pred : {"auto", "oof", "in_sample"}, default "auto"
+        The black box's answers on the training rows that the objective uses. "oof": out-of-fold
+        predictions of ``cv`` clones fitted on the other folds (a forest predicts its own
+        training rows almost perfectly, which would make every rule look worse than it is);
+        this refits clones, so it needs a black box with ``fit``. "in_sample": the (trained or
+        given) black box's own answers. "auto" is "oof" with ``refit=True`` and "in_sample"
+        with ``refit=False`` (a pre-trained model is used as it is, never refitted). Passing
+        ``fit(..., blackbox_pred=...)`` (e.g. the model's answers on rows it was not trained
+        on) overrides all three.
     cv : int, default 5
     refit : bool, default True
-    max_rules : int, default 20
-        ``I_max`` of Algorithm 2.
-    max_rules_per_class, memory_limit_mb, max_mining_samples : mining options
-        (see :func:`interpretopt.heuristics.mining.mine_rules`).
+    max_conditions : int, default 20
+        Appendix A's complexity budget: Algorithm 2 keeps lists with fewer conditions than this.
+    max_rules : int, optional
+        Algorithm 2's printed ``M < I_max`` on the number of rules, as an extra cap.
+    memory_limit_mb, max_mining_samples : mining options (see :func:`interpretopt.heuristics.mining.mine_rules`).
     feature_types : dict, optional, passed to the binarizer.
     rule_labels : {"mined", "majority"}, default "mined"
         "mined": a rule mined on class ``c`` predicts ``c`` (Algorithm 1); "majority": a rule
@@ -651,38 +513,46 @@ class CompanionRuleList(_CompanionBase):
 
     Attributes
     ----------
-    rules_ : :class:`interpretopt.rules.RuleList` over the original features (default ``None``:
-        the black box answers uncovered inputs).
-    rule_labels_, rule_itemsets_, rule_text_ : the list.
-    alpha_ : the alpha used; ``tuning_`` : Algorithm 2's table (alpha, n_rules, training AUTAC, objective).
+    rules_ : :class:`interpretopt.rules.RuleList` over the original features (``None`` when an
+        item is a negated middle bin, which is a disjunction; the list then lives on the
+        binarized items).
+    rule_labels_, rule_itemsets_, rule_text_ : the list (a default rule is the itemset ``()``).
+    alpha_ : the alpha chosen; ``tuning_`` : Algorithm 2's table (alpha, n_rules, n_conditions,
+        training AUTAC, objective, meets_cap); ``cap_met_`` : whether some alpha met the budget
+        (when none does, a warning says so and the list with the fewest conditions is kept).
     objective_ : training objective of the returned list; ``train_curve_`` : its trade-off curve.
     anneal_ : :class:`AnnealResult` of the final search (``history`` per step).
     pool_ : :class:`RulePool`; ``mining_report_`` : :class:`MiningReport`.
-    black_box_ : the trained black box.
+    black_box_ : the black box used.
     """
 
     def __init__(self, *, black_box=None, alpha: float | str = "auto", C0: float = 0.001, n_iter: int = 50_000,
-                 min_support: float = 0.05, max_card: int = 2, n_quantiles: int = 7,
-                 blackbox_train_pred: str = "oof", cv: int = 5, refit: bool = True, max_rules: int = 20,
-                 max_rules_per_class: int | None = None, memory_limit_mb: float | None = None,
+                 min_support: float = 0.05, max_card: int = 2, n_quantiles: int = 7, negations: bool = False,
+                 precision_filter: bool = False, max_rules_per_class: int | None = None,
+                 default_rule: str = "search", blackbox_train_pred: str = "auto", cv: int = 5, refit: bool = True,
+                 max_conditions: int = 20, max_rules: int | None = None, memory_limit_mb: float | None = None,
                  max_mining_samples: int | None = None, feature_types: dict | None = None,
                  rule_labels: str = "mined", random_state=None):
         self.black_box = black_box
         self.alpha = alpha
-        self.rule_labels = rule_labels
         self.C0 = C0
         self.n_iter = n_iter
         self.min_support = min_support
         self.max_card = max_card
         self.n_quantiles = n_quantiles
+        self.negations = negations
+        self.precision_filter = precision_filter
+        self.max_rules_per_class = max_rules_per_class
+        self.default_rule = default_rule
         self.blackbox_train_pred = blackbox_train_pred
         self.cv = cv
         self.refit = refit
+        self.max_conditions = max_conditions
         self.max_rules = max_rules
-        self.max_rules_per_class = max_rules_per_class
         self.memory_limit_mb = memory_limit_mb
         self.max_mining_samples = max_mining_samples
         self.feature_types = feature_types
+        self.rule_labels = rule_labels
         self.random_state = random_state
 
     def fit(self, X, y, *, blackbox_pred=None) -> "CompanionRuleList":
@@ -694,21 +564,27 @@ class CompanionRuleList(_CompanionBase):
         y : binary labels (n,).
         blackbox_pred : optional black-box answers on ``X`` to use in the objective.
         """
+        import warnings
+
         rng = as_generator(self.random_state)
         check_in_range("C0", self.C0, 0.0, None, low_open=True)
         check_int("n_iter", self.n_iter, 0, None)
-        check_int("max_rules", self.max_rules, 1, None)
+        check_int("max_conditions", self.max_conditions, 1, None)
+        if self.max_rules is not None:
+            check_int("max_rules", self.max_rules, 1, None)
         if not (self.alpha == "auto" or (isinstance(self.alpha, (int, float)) and not isinstance(self.alpha, bool))):
             raise InputError(f"alpha must be a non-negative number or 'auto', got {self.alpha!r}")
         if self.alpha != "auto":
             check_in_range("alpha", self.alpha, 0.0, None)
+        if self.default_rule not in DEFAULT_RULE_MODES:
+            raise InputError(f"default_rule must be one of {DEFAULT_RULE_MODES}, got {self.default_rule!r}")
+        if self.rule_labels not in ("mined", "majority"):
+            raise InputError(f"rule_labels must be 'mined' or 'majority', got {self.rule_labels!r}")
         check_in_range("min_support", self.min_support, 0.0, 1.0, low_open=True, high_open=True)
         y01, bb01 = self._prepare(X, y, blackbox_pred, refit=self.refit, train_pred=self.blackbox_train_pred,
                                   cv=self.cv, rng=rng)
         self.binarizer_, B, self.pool_ = _mine(self, X, y01, rng)
         self.mining_report_: MiningReport = self.pool_.report
-        if self.rule_labels not in ("mined", "majority"):
-            raise InputError(f"rule_labels must be 'mined' or 'majority', got {self.rule_labels!r}")
         if self.rule_labels == "majority":  # labels come from the data: one candidate per antecedent
             first: dict[tuple, int] = {}
             for r, s in enumerate(self.pool_.itemsets):
@@ -717,34 +593,65 @@ class CompanionRuleList(_CompanionBase):
         else:
             cand = np.arange(len(self.pool_))
         problem = CompanionSearch(self.pool_.packed[cand], self.pool_.labels[cand], y01, bb01,
-                                  rule_labels=self.rule_labels)
+                                  rule_labels=self.rule_labels, default_rule=self.default_rule == "search")
         alphas = ALPHA_CANDIDATES if self.alpha == "auto" else (float(self.alpha),)
         seeds = rng.integers(2**63 - 1, size=len(alphas))
-        best = None
         self.tuning_ = []
+        trials = []
         for a, seed in zip(alphas, seeds):
             problem.alpha = a
             res = search_companion_list(problem, n_iter=self.n_iter, C0=self.C0, rng=np.random.default_rng(seed))
             st = res.best_state
-            area = st.value + a * len(st)
-            self.tuning_.append({"alpha": a, "n_rules": len(st), "autac": area, "objective": st.value})
-            ok = len(st) < self.max_rules
-            key = (ok, area)
-            if best is None or key > best[0]:
-                best = (key, a, res)
-        _, self.alpha_, self.anneal_ = best
-        state = self.anneal_.best_state
-        self.objective_ = float(state.value)
-        chosen = [int(cand[r]) for r in state.rules]
-        self._set_rules([self.pool_.itemsets[r] for r in chosen], problem.labels_of(state.rules))
-        self.rule_pool_indices_ = tuple(chosen)
-        self.train_curve_ = tradeoff_curve(
-            first_cover_from_coverage(self.pool_.coverage(B, chosen)), self.rule_labels_, y01, bb01)
+            chosen = [int(cand[r]) for r in st.rules]
+            itemsets, labels, fc = self._complete(chosen, problem.labels_of(st.rules), B, y01)
+            curve = tradeoff_curve(fc, labels, y01, bb01)
+            n_cond = int(sum(len(s) for s in itemsets))
+            ok = n_cond < self.max_conditions and (self.max_rules is None or len(st) < self.max_rules)
+            self.tuning_.append({"alpha": a, "n_rules": len(itemsets), "n_conditions": n_cond,
+                                 "autac": float(curve.autac), "objective": float(st.value), "meets_cap": bool(ok)})
+            trials.append((a, res, itemsets, labels, fc, curve))
+        feasible = [k for k, r in enumerate(self.tuning_) if r["meets_cap"]]
+        self.cap_met_ = bool(feasible)
+        if feasible:
+            k = max(feasible, key=lambda i: self.tuning_[i]["autac"])
+        else:
+            k = min(range(len(trials)), key=lambda i: (self.tuning_[i]["n_conditions"], -self.tuning_[i]["autac"]))
+            warnings.warn(
+                f"no alpha in {list(alphas)} gives a list with fewer than {self.max_conditions} conditions "
+                f"(Algorithm 2 finds none); keeping alpha={alphas[k]} with {self.tuning_[k]['n_conditions']} "
+                "conditions. Raise alpha, lower max_card or mine fewer rules", stacklevel=2)
+        self.alpha_, self.anneal_, itemsets, labels, fc, self.train_curve_ = trials[k]
+        self.objective_ = float(self.anneal_.best_state.value)
+        self._first_cover_train = fc
+        self._set_rules(itemsets, labels, y01)
+        self.rule_pool_indices_ = tuple(int(cand[r]) for r in self.anneal_.best_state.rules)
         self.blackbox_train_pred_ = bb01
         return self
 
+    def _complete(self, chosen, labels, B, y01):
+        """The searched list with its default rule (per ``default_rule``) and its first cover on ``B``."""
+        itemsets = [self.pool_.itemsets[r] for r in chosen]
+        labels = list(np.asarray(labels, dtype=np.int64))
+        fc = first_cover_from_coverage(self.pool_.coverage(B, chosen))
+        if self.default_rule != "none":
+            unc = fc < 0
+            itemsets.append(())
+            labels.append(_majority(y01, unc))
+            fc = np.where(unc, len(itemsets) - 1, fc)
+        return itemsets, np.asarray(labels, dtype=np.int64), fc
+
 
 # =========================================================================== baselines paired with the black box
+#: How each baseline mines its antecedents, as the CRL paper's baseline scripts ran them:
+#: pycorels' own miner (every binary column and its negation, conjunctions of at most
+#: ``max_card`` with support in [min_support, 1 - min_support] on all rows; the authors' script
+#: ``CorelsClassifier(max_card=2, min_support=0.05, c=0.0)``) and R ``sbrl``'s (binary columns as
+#: factors, so both values of each column are items; support ``minsupport_pos`` /
+#: ``minsupport_neg`` = 0.05 within each class, Algorithm 4).
+BASELINE_MINING = {"corels": {"scope": "all", "negations": True},
+                   "sbrl": {"scope": "class", "negations": True}}
+
+
 class PairedRuleList(_CompanionBase):
     """A rule list learnt without the black box (CORELS or SBRL), then paired with it (Section 3.2).
 
@@ -754,19 +661,23 @@ class PairedRuleList(_CompanionBase):
     Parameters
     ----------
     learner : {"corels", "sbrl"}
-    black_box : as in :class:`CompanionRuleList`.
+    black_box : as in :class:`CompanionRuleList` (only needed at prediction time).
     params : dict of learner options (see :func:`interpretopt.heuristics.corels.corels` and
         :func:`interpretopt.heuristics.sbrl.sbrl`).
+    mining : {"learner", "pool"}, default "learner"
+        "learner": mine as the learner's own package does (:data:`BASELINE_MINING`); "pool":
+        the per-class pool of :class:`CompanionRuleList` (``min_support`` etc. below).
     min_support, max_card, n_quantiles, ... : mining, as in :class:`CompanionRuleList`.
     """
 
     def __init__(self, *, learner: str = "corels", black_box=None, params: dict | None = None,
-                 min_support: float = 0.05, max_card: int = 2, n_quantiles: int = 7, refit: bool = True,
-                 max_rules_per_class: int | None = None, memory_limit_mb: float | None = None,
+                 mining: str = "learner", min_support: float = 0.05, max_card: int = 2, n_quantiles: int = 7,
+                 refit: bool = True, max_rules_per_class: int | None = None, memory_limit_mb: float | None = None,
                  max_mining_samples: int | None = None, feature_types: dict | None = None, random_state=None):
         self.learner = learner
         self.black_box = black_box
         self.params = params
+        self.mining = mining
         self.min_support = min_support
         self.max_card = max_card
         self.n_quantiles = n_quantiles
@@ -777,7 +688,33 @@ class PairedRuleList(_CompanionBase):
         self.feature_types = feature_types
         self.random_state = random_state
 
-    def fit(self, X, y, *, blackbox_pred=None) -> "PairedRuleList":
+    def mine(self, X, y) -> "PairedRuleList":
+        """Binarize and mine only (the pool a grid of learner settings shares); returns self."""
+        rng = as_generator(self.random_state)
+        if self.learner not in ("corels", "sbrl"):
+            raise InputError(f"learner must be 'corels' or 'sbrl', got {self.learner!r}")
+        if self.mining not in ("learner", "pool"):
+            raise InputError(f"mining must be 'learner' or 'pool', got {self.mining!r}")
+        n = np.shape(X)[0] if np.ndim(X) == 2 else 0
+        classes, y01 = _binary_target(y, n, type(self).__name__)
+        kw = (dict(BASELINE_MINING[self.learner], cap_pool=False) if self.mining == "learner"
+              else {"scope": "class"})
+        self.binarizer_, self._B, self.pool_ = _mine(self, X, y01, rng, precision_filter=False, **kw)
+        self.mining_report_ = self.pool_.report
+        uniq: dict[tuple, int] = {}
+        for r, s in enumerate(self.pool_.itemsets):
+            uniq.setdefault(s, r)
+        self._antecedents = np.fromiter(uniq.values(), dtype=np.int64)
+        self._mined_for = (n, self.learner, self.mining)
+        return self
+
+    def fit(self, X, y, *, blackbox_pred=None, result=None) -> "PairedRuleList":
+        """Mine and learn the list.
+
+        ``result`` : a learner result already computed on the pool of a previous :meth:`mine`
+        on the same rows (e.g. one budget of a CORELS run with snapshots, one ``Nc`` of an SBRL
+        run); the pool is then kept and the learner is not run.
+        """
         rng = as_generator(self.random_state)
         if self.learner not in ("corels", "sbrl"):
             raise InputError(f"learner must be 'corels' or 'sbrl', got {self.learner!r}")
@@ -786,31 +723,39 @@ class PairedRuleList(_CompanionBase):
                                refit=self.refit, train_pred="in_sample", cv=2, rng=rng)
         if self.refit and self.black_box is not None:
             _check_black_box(self.black_box, need_fit=True)
-        self.binarizer_, B, self.pool_ = _mine(self, X, y01, rng)
-        self.mining_report_ = self.pool_.report
-        # antecedents without their mined labels (both learners choose labels themselves)
-        uniq: dict[tuple, int] = {}
-        for r, s in enumerate(self.pool_.itemsets):
-            uniq.setdefault(s, r)
-        idx = np.fromiter(uniq.values(), dtype=np.int64)
+        if result is None:
+            self.mine(X, y)
+        elif getattr(self, "_mined_for", None) != (len(y01), self.learner, self.mining):
+            raise InputError("fit(..., result=...) needs the pool of mine(X, y) on the same rows; call mine first")
+        idx = self._antecedents
+        if result is None:
+            result = self.run_learner(y01, rng=rng)
+        self.result_ = result
+        prefix = [self.pool_.itemsets[idx[r]] for r in self.result_.prefix]
+        labels = list(self.result_.labels) + [self.result_.default]
+        self._first_cover_train = first_cover_from_coverage(
+            np.column_stack([self.pool_.coverage(self._B, [int(idx[r]) for r in self.result_.prefix]),
+                             np.ones(len(y01), dtype=bool)]))
+        self._set_rules(prefix + [()], labels, y01)
+        bb = (self._blackbox01(X, blackbox_pred) if self.black_box_ is not None or blackbox_pred is not None
+              else np.zeros(len(y01), dtype=np.int8))
+        self.train_curve_ = tradeoff_curve(self._first_cover_train, self.rule_labels_, y01, bb)
+        return self
+
+    def run_learner(self, y01, *, rng=None, **overrides):
+        """Run the learner on the mined antecedents with ``params`` updated by ``overrides``."""
+        idx = self._antecedents
         packed = self.pool_.packed[idx]
         params = dict(self.params or {})
+        params.update(overrides)
         if self.learner == "corels":
             from interpretopt.heuristics.corels import corels
 
-            self.result_ = corels(packed, y01, rng=rng, **params)
-        else:
-            from interpretopt.heuristics.sbrl import sbrl
+            return corels(packed, y01, rng=rng, **params)
+        from interpretopt.heuristics.sbrl import sbrl
 
-            params.setdefault("cards", [len(self.pool_.itemsets[i]) for i in idx])
-            self.result_ = sbrl(packed, y01, rng=rng, **params)
-        prefix = [self.pool_.itemsets[idx[r]] for r in self.result_.prefix]
-        labels = list(self.result_.labels) + [self.result_.default]
-        self._set_rules(prefix + [()], labels)
-        self.train_curve_ = tradeoff_curve(self.first_cover(X), self.rule_labels_, y01,
-                                           self._blackbox01(X, blackbox_pred) if self.black_box_ is not None or blackbox_pred is not None
-                                           else np.zeros(len(y01), dtype=np.int8))
-        return self
+        params.setdefault("cards", [len(self.pool_.itemsets[i]) for i in idx])
+        return sbrl(packed, y01, rng=as_generator(rng), **params)
 
     def rules_prediction(self, X) -> np.ndarray:
         """The learnt rule list alone (its default rule answers what no antecedent covers)."""

@@ -128,3 +128,35 @@ def test_pareto_front():
     x = np.array([1, 2, 3, 4, 5.0])
     y = np.array([0.5, 0.4, 0.7, 0.6, 0.9])
     assert pareto_front(x, y).tolist() == [0, 2, 4]
+
+
+def test_fold_ttest_bolds_per_row_as_the_crl_tables():
+    """Per dataset: the best column, and the columns a paired t-test over the folds cannot tell from it."""
+    from interpretopt.experiments.config import TableSpec
+
+    rng = np.random.default_rng(0)
+    rows = []
+    base = {"d1": {"a": 0.80, "b": 0.70, "c": 0.799}, "d2": {"a": 0.60, "b": 0.65, "c": 0.50}}
+    for d, cols in base.items():
+        fold = rng.normal(scale=0.02, size=5)  # a fold effect shared by the columns: pairing matters
+        for c, mu in cols.items():
+            for r in range(5):
+                rows.append({"dataset": d, "learner": c, "rep": r, "run_status": "ok",
+                             "autac": mu + fold[r] + rng.normal(scale=0.002)})
+    df = pd.DataFrame(rows)
+    spec = TableSpec(name="t", metric="autac", rows=("dataset",), columns=("learner",), tests=("fold_ttest",))
+    tr = make_table(df, spec)
+    assert tr.marks[("d1", "a")] == "best" and tr.marks[("d1", "c")] == "tie" and ("d1", "b") not in tr.marks
+    assert tr.marks[("d2", "b")] == "best" and ("d2", "a") not in tr.marks and ("d2", "c") not in tr.marks
+    t = tr.tests[tr.tests["test"] == "fold_ttest"]
+    assert set(zip(t["row"], t["column"], t["baseline"])) == {("d1", "b", "a"), ("d1", "c", "a"),
+                                                                ("d2", "a", "b"), ("d2", "c", "b")}
+    assert (t["n"] == 5).all()
+    # the p-value is the paired test over folds (pairs matched by rep), not over dataset means
+    a = df[(df.dataset == "d1") & (df.learner == "a")].sort_values("rep")["autac"].to_numpy()
+    b = df[(df.dataset == "d1") & (df.learner == "b")].sort_values("rep")["autac"].to_numpy()
+    p = float(t[(t["row"] == "d1") & (t["column"] == "b")]["pvalue"].iloc[0])
+    assert p == pytest.approx(sst.ttest_rel(a, b).pvalue)
+    md = to_markdown(tr)
+    assert "**_" in md and "Bold:" in md and "[d1] b vs a" in md
+    assert r"\underline{\textbf{" in to_latex(tr)

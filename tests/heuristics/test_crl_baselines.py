@@ -40,7 +40,9 @@ def test_corels_node_limit_reports_uncertified():
     cov = rng.random((300, 40)) < 0.3
     y = rng.integers(0, 2, 300)
     res = corels(pack_bool(cov), y, lam=0.0, max_nodes=3, max_length=5)
-    assert res.n_nodes <= 3 and not res.certified
+    # the budget counts trie nodes: one expansion inserts many children, then the search stops
+    assert res.n_nodes >= 3 and res.n_expanded == 1 and not res.certified and res.status == "feasible"
+    assert res.bound <= res.objective and res.gap == pytest.approx(res.objective - res.bound)
     with pytest.raises(InputError, match="policy"):
         corels(pack_bool(cov), y, policy="random")
 
@@ -56,3 +58,59 @@ def test_sbrl_map_list_improves_on_start_and_is_seeded():
     # the first antecedent x0 > 0.5 (or its complement) separates the classes: the MAP list uses one of them
     assert set(a.prefix) & {0, 1}
     assert len(a.probabilities) == len(a.prefix) + 1
+
+
+def _big_pool(seed=0, n=250, J=30):
+    rng = np.random.default_rng(seed)
+    cov = rng.random((n, J)) < rng.uniform(0.1, 0.6, size=J)
+    y = ((cov[:, 0] | cov[:, 3]) ^ (rng.random(n) < 0.2)).astype(int)
+    return pack_bool(cov), y
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_corels_snapshots_equal_runs_with_smaller_budgets(policy):
+    """Algorithm 3's grid of N from one run: a run with budget N is a prefix of a longer run."""
+    P, y = _big_pool(1)
+    budgets = [60, 200, 700]
+    long = corels(P, y, lam=0.0, policy=policy, max_nodes=2000, snapshot_nodes=budgets)
+    for b in budgets:
+        short = corels(P, y, lam=0.0, policy=policy, max_nodes=b)
+        snap = long.snapshots[b]
+        assert (snap.prefix, snap.objective, snap.status, snap.n_nodes) == (short.prefix, short.objective,
+                                                                           short.status, short.n_nodes)
+
+
+def test_corels_status_is_a_proof():
+    P, y = _big_pool(2)
+    small = corels(P, y, lam=0.01, max_nodes=40)
+    assert small.status == "feasible" and small.bound <= small.objective + 1e-12
+    done = corels(P, y, lam=0.02, max_nodes=10**6)
+    assert done.status == "optimal" and done.gap == 0.0 and done.bound == pytest.approx(done.objective)
+    # any feasible run's bound is below the proven optimum
+    assert small.bound <= done.objective + 1e-12
+
+
+def test_regression_corels_curious_priority_is_the_references():
+    """Curious orders by (b - eq_minority) n / captured, the prefix's own bound per captured sample
+    (the reference's CacheTree::construct_node), not by the bound including equivalent points."""
+    import inspect
+
+    from interpretopt.heuristics import corels as mod
+
+    src = inspect.getsource(mod.corels)
+    assert "(b - e) * n / max(c, 1)" in src and "(node.lb - node.eq) * n / max(node.ncap, 1)" in src
+    P, y = _big_pool(3)
+    a = corels(P, y, lam=0.005, policy="curious", max_nodes=10**6)
+    b = corels(P, y, lam=0.005, policy="lower_bound", max_nodes=10**6)
+    assert a.status == b.status == "optimal" and a.objective == pytest.approx(b.objective)
+
+
+def test_sbrl_first_chains_equal_a_run_with_fewer_chains():
+    P, y = _pool(5)
+    cards = np.ones(P.shape[0], dtype=int)
+    big = sbrl(P, y, cards=cards, n_chains=4, n_iter=150, rng=3)
+    for k in (1, 2, 3):
+        small = sbrl(P, y, cards=cards, n_chains=k, n_iter=150, rng=3)
+        got = big.first_chains(k, P, y, cards=cards)
+        assert (got.prefix, got.labels, got.default) == (small.prefix, small.labels, small.default)
+        assert got.log_posterior == pytest.approx(small.log_posterior)

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpretopt.exceptions import InputError
@@ -108,3 +108,74 @@ def test_bad_inputs():
             mine_rules(B, y, min_support=bad)
     with pytest.raises(InputError, match="no rule"):
         mine_rules(B, y, min_support=0.9)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([0.05, 0.1, 0.3]), st.integers(1, 3))
+def test_packed_miner_equals_fpgrowth(seed, support, card):
+    """The bit-packed level-wise miner finds exactly mlxtend's FP-Growth itemsets."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 160))
+    B = (rng.random((n, 7)) < rng.uniform(0.2, 0.7)).astype(np.uint8)
+    y = rng.integers(0, 2, n)
+    if len(np.unique(y)) < 2:
+        return
+    try:
+        a = mine_rules(B, y, min_support=support, max_card=card, backend="fpgrowth")
+    except InputError:
+        with pytest.raises(InputError):
+            mine_rules(B, y, min_support=support, max_card=card)
+        return
+    b = mine_rules(B, y, min_support=support, max_card=card)
+    assert {(s, int(c)) for s, c in zip(a.itemsets, a.labels)} == {(s, int(c)) for s, c in zip(b.itemsets, b.labels)}
+
+
+def test_negated_items_are_complements_and_render():
+    X = _frame(n=150, seed=2)
+    bz = QuantileOneHotBinarizer(negations=True).fit(X)
+    B = bz.transform(X).astype(bool)
+    k = len(bz.items_) // 2
+    assert np.array_equal(B[:, k:], ~B[:, :k])
+    assert all(it.negated for it in bz.items_[k:]) and not any(it.negated for it in bz.items_[:k])
+    names = list(bz.get_feature_names_out())
+    assert "color != red" in names and any(n.startswith("not (") for n in names)
+    from interpretopt.rules import Conjunction
+
+    for j, it in enumerate(bz.items_):
+        if it.expressible:
+            assert np.array_equal(Conjunction(it.conditions()).evaluate(X), B[:, j])
+        else:
+            with pytest.raises(InputError, match="disjunction"):
+                it.conditions()
+
+
+def test_precision_filter_keeps_rules_above_the_base_rate():
+    rng = np.random.default_rng(7)
+    B = (rng.random((300, 8)) < 0.4).astype(np.uint8)
+    y = ((B[:, 0] == 1) ^ (rng.random(300) < 0.3)).astype(int)
+    pool = mine_rules(B, y, min_support=0.05, precision_filter=True)
+    full = mine_rules(B, y, min_support=0.05)
+    cov = pool.coverage(B)
+    for r, c in enumerate(pool.labels):
+        assert np.mean(y[cov[:, r]] == c) > np.mean(y == c)
+    assert len(pool) < len(full)
+
+
+def test_all_rows_scope_is_pycorels_mining():
+    """scope='all': items with support >= s extend to pairs; rules have support in [s, 1 - s] on all rows."""
+    rng = np.random.default_rng(8)
+    B = (rng.random((200, 5)) < rng.uniform(0.02, 0.98, size=5)).astype(np.uint8)
+    B[:, 4] = 1  # an item above 1 - s: not a rule alone, but it extends to pairs
+    y = rng.integers(0, 2, 200)
+    s = 0.05
+    pool = mine_rules(B, y, min_support=s, scope="all")
+    got = set(pool.itemsets)
+    exp = set()
+    freq = [j for j in range(5) if B[:, j].mean() >= s]
+    for m in (1, 2):
+        for c in itertools.combinations(freq, m):
+            sup = B[:, list(c)].all(axis=1).mean()
+            if s <= sup <= 1 - s:
+                exp.add(c)
+    assert got == exp and (4,) not in got and any(4 in c for c in got)
+    assert set(pool.labels.tolist()) == {-1}

@@ -27,7 +27,7 @@ def test_crl_defaults_are_the_papers():
     d = _defaults(CompanionRuleList)
     assert d["C0"] == 0.001 and d["n_iter"] == 50_000
     assert d["min_support"] == 0.05 and d["max_card"] == 2 and d["n_quantiles"] == 7
-    assert d["blackbox_train_pred"] == "oof" and d["max_rules"] == 20
+    assert d["blackbox_train_pred"] == "auto" and d["max_conditions"] == 20 and d["default_rule"] == "search"
 
 
 def _problem(seed=0, n=80, K=10):

@@ -2,26 +2,36 @@
 
 One run = one fold of 5-fold cross-validation (``rep`` = fold index, the folds of repetition 0
 so that the five reps partition the data) of one learner on one dataset with one black box
-(the run's model: ``CRL_RF``, ``CRL_ADA`` or ``CRL_XGB``):
+(the run's model: ``CRL_RF``, ``CRL_ADA`` or ``CRL_XGB``). Every list learner is held to the
+same complexity budget, Appendix A's "number of conditions < 20" (``max_conditions``):
 
 * ``learner: crl`` -- :class:`~interpretopt.methods.crl.CompanionRuleList`; the black box's
   answers on the training rows are out-of-fold predictions of ``oof_folds`` black boxes fitted
-  on the other training rows (cached and shared between runs); ``alpha: auto`` is Algorithm 2.
-* ``learner: corels`` / ``sbrl`` -- :class:`~interpretopt.methods.crl.PairedRuleList` on the
-  same mined pool, tuned as Appendix A on a validation part of the training rows (the paper
-  tuned on the test fold; we do not) over ``corels_policies`` x ``corels_max_nodes`` or
-  ``sbrl_lams`` x ``sbrl_chains``, keeping lists under 20 conditions, then refitted.
+  on the other training rows (cached and shared between runs); ``alpha: auto`` is Algorithm 2
+  (the highest training AUTAC among the alphas whose list has fewer than ``max_conditions``
+  conditions; ``cap_met`` is false when no alpha does). The list ends in a default rule
+  (``default_rule``), so it reaches transparency 1.
+* ``learner: corels`` / ``sbrl`` -- :class:`~interpretopt.methods.crl.PairedRuleList`, mined as
+  each package mines (``baseline_mining: learner``), tuned as Appendix A's Algorithms 3 and 4
+  over ``corels_policies`` x ``corels_max_nodes`` (trie nodes, the reference's units; one run
+  per policy, the smaller budgets read from it) or ``sbrl_lams`` x ``sbrl_chains`` (one run of
+  the largest number of chains per lambda, the first ``Nc`` chains read from it), keeping the
+  most accurate list with fewer than ``max_conditions`` conditions on the tuning rows:
+  ``baseline_tuning: test`` is the paper's protocol (the held-out fold), ``validation`` a
+  part of the training fold (the chosen setting is then refitted on the whole training fold).
 * ``learner: cart`` / ``c45`` -- a stand-alone tree (Gini; entropy standing in for C4.5) of
   at most 19 splits: Figure 3's markers at transparency 1.
 
-Metrics on the test fold: ``autac`` (the curve continued at its last accuracy up to
-transparency 1; equal to Proposition 4's area whenever the list reaches transparency 1, as
-the paired lists always do), ``autac_prop4`` (Proposition 4 over ``[0, T_M]``),
-``acc_t000 .. acc_t100`` (the stochastic CRL's accuracy at transparency 0, 0.1, .., 1: the
+Metrics on the test fold: ``autac`` (Proposition 4 on the complete list, which reaches
+transparency 1 through its default rule), ``autac_completed`` (the curve continued at its
+last accuracy up to transparency 1; equal to ``autac`` when the list reaches it),
+``acc_t000 .. acc_t100`` (the stochastic CRL's accuracy at transparency 0, 0.05, .., 1: the
 curve interpolated linearly, Definition 3), ``blackbox_accuracy``, ``transparency_max``,
-``accuracy_full``, ``n_rules``, ``n_conditions``; on the training rows ``train_autac`` and
-``objective``. Artifacts: ``curve.csv`` (the points ``(T_m, A_m)``) and ``rules.txt``
-(Table 3's layout). :func:`figure3` draws the mean curves with ±1 std bands from a results table.
+``accuracy_full``, ``n_rules``, ``n_conditions``, ``cap_met``; CRL adds ``alpha`` (NaN when no
+alpha met the cap), ``train_autac`` and ``objective``; CORELS adds ``status`` ("optimal" only
+when its queue was exhausted, else "feasible"), ``bound``, ``gap`` and ``n_nodes``.
+Artifacts: ``curve.csv`` (the points ``(T_m, A_m)``) and ``rules.txt`` (Table 3's layout).
+:func:`figure3` draws the mean curves with ±1 std bands from a results table.
 """
 
 from __future__ import annotations
@@ -34,17 +44,26 @@ import numpy as np
 
 __all__ = ["run", "figure3", "T_GRID"]
 
-T_GRID = tuple(round(0.1 * k, 1) for k in range(11))
+T_GRID = tuple(round(0.05 * k, 2) for k in range(21))
 
 _DEFAULTS = {
-    "learner": "crl", "alpha": "auto", "rule_labels": "mined", "C0": 0.001, "n_iter": 50_000, "min_support": 0.05, "max_card": 2,
-    "n_quantiles": 7, "max_rules_per_class": None, "memory_limit_mb": None, "max_mining_samples": None,
+    "learner": "crl", "alpha": "auto", "rule_labels": "mined", "C0": 0.001, "n_iter": 50_000,
+    "min_support": 0.05, "max_card": 2, "n_quantiles": 7, "negations": False, "precision_filter": False,
+    "max_rules_per_class": None, "memory_limit_mb": None, "max_mining_samples": None,
+    "default_rule": "append", "max_conditions": 20,
     "oof_folds": 5, "n_folds": 5, "validation_size": 0.25,
-    "corels_lam": 0.0, "corels_policies": ["curious", "lower_bound", "dfs", "bfs", "objective"],
-    "corels_max_nodes": [20_000], "corels_max_length": 9,
-    "sbrl_lams": [1, 2, 5, 10, 15, 20, 25, 30], "sbrl_chains": [5], "sbrl_n_iter": 2000, "sbrl_eta": 1.0,
+    "baseline_mining": "learner", "baseline_tuning": "test",
+    "corels_min_support": 0.05, "corels_lam": 0.0,
+    "corels_policies": ["curious", "lower_bound", "dfs", "bfs", "objective"],
+    "corels_max_nodes": [100_000, 150_000, 200_000, 250_000, 300_000], "corels_max_length": None,
+    "sbrl_min_support": 0.05, "sbrl_lams": [1, 2, 5, 10, 15, 20, 25, 30], "sbrl_chains": [5, 10, 15, 20, 25, 30],
+    "sbrl_n_iter": 2000, "sbrl_eta": 1.0, "sbrl_max_length": 19,
     "max_leaf_nodes": 20,
 }
+
+
+def _col(t: float) -> str:
+    return f"acc_t{int(round(100 * t)):03d}"
 
 
 def _acc_at(T, A, t):
@@ -54,8 +73,8 @@ def _acc_at(T, A, t):
 
 def _curve_metrics(curve) -> dict:
     T, A = curve.transparency, curve.accuracy
-    out = {f"acc_t{int(round(100 * t)):03d}": _acc_at(T, A, t) for t in T_GRID}
-    out.update(autac=curve.autac_completed, autac_prop4=curve.autac, blackbox_accuracy=float(A[0]),
+    out = {_col(t): _acc_at(T, A, t) for t in T_GRID}
+    out.update(autac=curve.autac, autac_completed=curve.autac_completed, blackbox_accuracy=float(A[0]),
                transparency_max=float(T[-1]), accuracy_full=float(A[-1]), n_rules=int(curve.n_rules))
     return out
 
@@ -117,9 +136,14 @@ def run(ctx) -> dict:
     mining = dict(min_support=float(p["min_support"]), max_card=int(p["max_card"]), n_quantiles=int(p["n_quantiles"]),
                   max_rules_per_class=p["max_rules_per_class"], memory_limit_mb=p["memory_limit_mb"],
                   max_mining_samples=p["max_mining_samples"], feature_types=ftypes)
+    if learner != "crl":
+        mining["min_support"] = float(p[f"{learner}_min_support"])
 
     t1 = time.perf_counter()
+    cap = int(p["max_conditions"])
     if learner == "crl":
+        import warnings
+
         from interpretopt.methods.crl import CompanionRuleList
 
         bb_train = _oof(ctx, model, train, ctx.y)
@@ -127,40 +151,22 @@ def run(ctx) -> dict:
         t1 = time.perf_counter()
         alpha = p["alpha"] if p["alpha"] == "auto" else float(p["alpha"])
         est = CompanionRuleList(black_box=bb, refit=False, alpha=alpha, C0=float(p["C0"]), n_iter=int(p["n_iter"]),
-                                rule_labels=str(p["rule_labels"]), random_state=rs, **mining)
-        est.fit(Xtr, ytr, blackbox_pred=bb_train)
-        out.update(alpha=float(est.alpha_), objective=float(est.objective_), train_autac=float(est.train_curve_.autac),
-                   n_accepted=int(est.anneal_.n_accepted))
+                                rule_labels=str(p["rule_labels"]), negations=bool(p["negations"]),
+                                precision_filter=bool(p["precision_filter"]), default_rule=str(p["default_rule"]),
+                                max_conditions=cap, random_state=rs, **mining)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the run records cap_met instead
+            est.fit(Xtr, ytr, blackbox_pred=bb_train)
+        out.update(alpha=float(est.alpha_) if est.cap_met_ else math.nan, alpha_used=float(est.alpha_),
+                   cap_met=bool(est.cap_met_), objective=float(est.objective_),
+                   train_autac=float(est.train_curve_.autac), n_accepted=int(est.anneal_.n_accepted))
     else:
-        from interpretopt.methods.crl import PairedRuleList
-
-        if learner == "corels":
-            grid = [{"policy": pol, "max_nodes": int(nn), "lam": float(p["corels_lam"]),
-                     "max_length": int(p["corels_max_length"])}
-                    for nn in p["corels_max_nodes"] for pol in p["corels_policies"]]
-        else:
-            grid = [{"lam": float(lam), "n_chains": int(nc), "n_iter": int(p["sbrl_n_iter"]), "eta": float(p["sbrl_eta"]),
-                     "max_length": int(p["corels_max_length"])}
-                    for lam in p["sbrl_lams"] for nc in p["sbrl_chains"]]
-        best = None
-        if len(grid) > 1:
-            fit_i, val_i = _validation_split(len(train), ytr, float(p["validation_size"]), rs)
-            for params in grid:
-                m = PairedRuleList(learner=learner, black_box=None, refit=False, params=params, random_state=rs,
-                                   **mining).fit(Xtr.iloc[fit_i].reset_index(drop=True), ytr[fit_i])
-                if m.n_conditions_ >= 20:
-                    continue
-                acc = float(np.mean(m.rules_prediction(Xtr.iloc[val_i].reset_index(drop=True)) == ytr[val_i]))
-                if best is None or acc > best[0]:
-                    best = (acc, params)
-        params = grid[0] if best is None else best[1]
-        est = PairedRuleList(learner=learner, black_box=bb, refit=False, params=params, random_state=rs, **mining)
-        est.fit(Xtr, ytr, blackbox_pred=bb.predict(ctx.X[train]))
-        out.update({f"tuned_{k}": v for k, v in params.items() if k in ("policy", "max_nodes", "lam", "n_chains")})
+        est = _fit_baseline(ctx, learner, p, bb, train, test, Xtr, Xte, ytr, yte, rs, mining, out)
     out["fit_seconds"] = time.perf_counter() - t1
     out["n_pool"] = int(len(est.pool_))
     out["mining_rows"] = int(est.mining_report_.n_rows_used)
     out["n_conditions"] = int(est.n_conditions_)
+    out.setdefault("cap_met", bool(est.n_conditions_ < cap))
     curve = est.transparency_accuracy_curve(Xte, yte, blackbox_pred=bb_test)
     out.update(_curve_metrics(curve))
     out["artifacts"] = {
@@ -169,6 +175,90 @@ def run(ctx) -> dict:
         "rules.txt": est.render(Xte, yte, blackbox_pred=bb_test),
     }
     return out
+
+
+def _baseline_grid(learner, p):
+    if learner == "corels":
+        budgets = sorted(int(v) for v in p["corels_max_nodes"])
+        return [{"policy": str(pol), "max_nodes": nn} for pol in p["corels_policies"] for nn in budgets]
+    return [{"lam": float(lam), "n_chains": int(nc)} for lam in p["sbrl_lams"] for nc in sorted(p["sbrl_chains"])]
+
+
+def _learner_results(est, learner, p, y01, rs):
+    """Every grid setting's learner result, from one run per policy (CORELS) or per lambda (SBRL)."""
+    res = {}
+    if learner == "corels":
+        budgets = sorted(int(v) for v in p["corels_max_nodes"])
+        ml = p["corels_max_length"]
+        for pol in p["corels_policies"]:
+            r = est.run_learner(y01, policy=str(pol), max_nodes=budgets[-1], snapshot_nodes=budgets[:-1],
+                                lam=float(p["corels_lam"]), max_length=None if ml is None else int(ml))
+            for nn in budgets:
+                res[(str(pol), nn)] = r if nn == budgets[-1] else r.snapshots[nn]
+        return res
+    chains = sorted(int(v) for v in p["sbrl_chains"])
+    for lam in p["sbrl_lams"]:
+        r = est.run_learner(y01, rng=rs, lam=float(lam), n_chains=chains[-1], n_iter=int(p["sbrl_n_iter"]),
+                            eta=float(p["sbrl_eta"]), max_length=int(p["sbrl_max_length"]))
+        cards = [len(est.pool_.itemsets[i]) for i in est._antecedents]
+        for nc in chains:
+            res[(float(lam), nc)] = r if nc == chains[-1] else r.first_chains(
+                nc, est.pool_.packed[est._antecedents], y01, cards=cards, lam=float(lam), eta=float(p["sbrl_eta"]))
+    return res
+
+
+def _fit_baseline(ctx, learner, p, bb, train, test, Xtr, Xte, ytr, yte, rs, mining, out):
+    """Appendix A's Algorithms 3 / 4: the most accurate list under the condition cap on the tuning rows."""
+    from interpretopt.methods.crl import PairedRuleList
+
+    cap = int(p["max_conditions"])
+    mode = str(p["baseline_tuning"])
+    if mode not in ("test", "validation"):
+        raise ValueError(f"baseline_tuning must be 'test' or 'validation', got {mode!r}")
+    if mode == "test":  # the paper's protocol: tuned on the held-out fold
+        fit_X, fit_y, tune_X, tune_y = Xtr, ytr, Xte, yte
+    else:
+        fit_i, val_i = _validation_split(len(train), ytr, float(p["validation_size"]), rs)
+        fit_X, fit_y = Xtr.iloc[fit_i].reset_index(drop=True), ytr[fit_i]
+        tune_X, tune_y = Xtr.iloc[val_i].reset_index(drop=True), ytr[val_i]
+    kw = dict(learner=learner, black_box=None, refit=False, mining=str(p["baseline_mining"]), random_state=rs,
+              **mining)
+    est = PairedRuleList(**kw).mine(fit_X, fit_y)
+    y01 = (np.asarray(fit_y) == np.unique(ytr)[1]).astype(np.int8)
+    t_mine = time.perf_counter()
+    results = _learner_results(est, learner, p, y01, rs)
+    out["learner_seconds"] = time.perf_counter() - t_mine
+    scored = []
+    for key, r in results.items():
+        est.fit(fit_X, fit_y, result=r)
+        acc = float(np.mean(est.rules_prediction(tune_X) == tune_y))
+        scored.append((est.n_conditions_ < cap, acc, -est.n_conditions_, key))
+    ok = [t for t in scored if t[0]]
+    out["cap_met"] = bool(ok)
+    best = max(ok, key=lambda t: t[1]) if ok else max(scored, key=lambda t: (t[2], t[1]))
+    key = best[3]
+    names = ("policy", "max_nodes") if learner == "corels" else ("lam", "n_chains")
+    out.update({f"tuned_{n}": v for n, v in zip(names, key)})
+    out["n_grid"] = len(scored)
+    if mode == "test":  # the pool was mined on the training fold: keep it
+        final = est
+        final.black_box = bb
+        final.fit(Xtr, ytr, blackbox_pred=bb.predict(ctx.X[train]), result=results[key])
+    else:
+        final = PairedRuleList(**{**kw, "black_box": bb})
+        params = dict(zip(names, key))
+        if learner == "corels":
+            ml = p["corels_max_length"]
+            params.update(lam=float(p["corels_lam"]), max_length=None if ml is None else int(ml))
+        else:
+            params.update(n_iter=int(p["sbrl_n_iter"]), eta=float(p["sbrl_eta"]), max_length=int(p["sbrl_max_length"]))
+        final.params = params
+        final.fit(Xtr, ytr, blackbox_pred=bb.predict(ctx.X[train]))
+    r = final.result_
+    if learner == "corels":
+        out.update(status=r.status, bound=float(r.bound), gap=float(r.gap), n_nodes=int(r.n_nodes),
+                   n_expanded=int(r.n_expanded), train_objective=float(r.objective))
+    return final
 
 
 def figure3(results, out_path, *, learners=("crl", "corels", "sbrl"), markers=("cart", "c45"), facet="dataset",
@@ -191,7 +281,7 @@ def figure3(results, out_path, *, learners=("crl", "corels", "sbrl"), markers=("
         df = df[df["run_status"] == "ok"]
     if models is not None and "models" in df:
         df = df[df["models"].isin(models) | df["learner"].isin(markers)]
-    cols = [f"acc_t{int(round(100 * t)):03d}" for t in T_GRID]
+    cols = [_col(t) for t in T_GRID]
     written = []
     for value, sub in df.groupby(facet):
         fig, ax = plt.subplots(figsize=(4.5, 3.5))
