@@ -202,10 +202,7 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
                            "pvalue": fr.pvalue, "pvalue_holm": np.nan, "n": fr.n_blocks})
     pair_tests = [t for t in spec.tests if t in ("wilcoxon", "ttest")]
     if pair_tests and len(clab) >= 2:
-        base = spec.baseline if spec.baseline is not None else clab[0]
-        if base not in clab:
-            raise InputError(f"table {spec.name!r}: baseline {base!r} is not a column; columns: {clab}")
-        bi = clab.index(base)
+        base, bi = _baseline(spec, clab)
         for t in pair_tests:
             fn = wilcoxon_signed_rank if t == "wilcoxon" else paired_ttest
             fam = []
@@ -226,10 +223,7 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
             tests_rows.extend(fam)
     summary = [t for t in spec.tests if t in ("wins", "pct_change")]
     if summary and len(clab) >= 2:
-        base = spec.baseline if spec.baseline is not None else clab[0]
-        if base not in clab:
-            raise InputError(f"table {spec.name!r}: baseline {base!r} is not a column; columns: {clab}")
-        bi = clab.index(base)
+        base, bi = _baseline(spec, clab)
         b = blocks[:, bi]
         if "wins" in summary:
             row = {}
@@ -282,6 +276,14 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
         comparison = pd.DataFrame(comp, columns=cols)
     return TableResult(spec, mean, std, count, cells, extra, tests, comparison, n_runs=len(df), n_failed=n_failed,
                        pairs=pairs, scale=_scale_of(df), marks=marks)
+
+
+def _baseline(spec: TableSpec, clab: list) -> tuple[str, int]:
+    """The column the paired tests and summary rows compare with, and its index."""
+    base = spec.baseline if spec.baseline is not None else clab[0]
+    if base not in clab:
+        raise InputError(f"table {spec.name!r}: baseline {base!r} is not a column; columns: {clab}")
+    return base, clab.index(base)
 
 
 def _number(text: Any) -> float:
