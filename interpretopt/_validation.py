@@ -51,6 +51,7 @@ __all__ = [
     "Interval",
     "Options",
     "StrOptions",
+    "SolverOptions",
     "RANDOM_STATE",
     "ContractMixin",
     "validate_params",
@@ -60,6 +61,8 @@ __all__ = [
     "encode_binary_target",
     "check_fitted",
     "render_names",
+    "solver_capabilities",
+    "check_solver",
     "as_generator",
     "check_X",
     "check_labels",
@@ -266,6 +269,23 @@ class ContractMixin:
         validate_params(self)
 
 
+class SolverOptions(StrOptions):
+    """The solver names a parameter accepts, described by what the solver must provide.
+
+    >>> str(SolverOptions({"highs", "ortools_glop"}, provides="LP duals on an incremental model"))
+    "a solver providing LP duals on an incremental model: 'highs' or 'ortools_glop'"
+    """
+
+    def __init__(self, options: set, *, provides: str) -> None:
+        super().__init__(options)
+        self.provides = provides
+
+    def __str__(self) -> str:
+        names = sorted(self.options)
+        listed = ", ".join(repr(n) for n in names[:-1]) + (" or " if len(names) > 1 else "") + repr(names[-1])
+        return f"a solver providing {self.provides}: {listed}"
+
+
 # ============================================================================= inputs
 
 NO_VALIDATION = "no_validation"
@@ -298,7 +318,7 @@ def _as_2d(X: Any, name: str, owner: str) -> pd.DataFrame | np.ndarray:
         raise InputError(f"{owner}: {name} must be 2-D (n_samples, n_features), got the scalar {arr.item()!r}")
     if arr.ndim == 1:
         raise InputError(f"{owner}: Expected a 2-D {name} (n_samples, n_features), got a 1-D array of length "
-                         f"{arr.shape[0]}; reshape your data with {name}.reshape(-1, 1) for a single feature or "
+                         f"{arr.shape[0]}; Reshape your data with {name}.reshape(-1, 1) for a single feature or "
                          f"{name}.reshape(1, -1) for a single sample")
     if arr.ndim != 2:
         raise InputError(f"{owner}: {name} must be 2-D (n_samples, n_features), got shape {_shape_text(arr.shape)}")
@@ -323,7 +343,7 @@ def _bad_cell_error(name: str, owner: str, label: str, row: int, value: Any, cat
             "features: encode categorical columns first (e.g. Dataset.numeric() or one-hot encoding)")
     return InputTypeError(
         f"{owner}: {name} {label} holds a {type(value).__name__} at row {row} ({value!r}); a feature argument must "
-        f"be a real number{' or a string (a category)' if categorical else ' or a string holding a number'}")
+        f"be {'a string (a category) or a real number' if categorical else 'a real number or a string holding a number'}")
 
 
 def _object_column(values: np.ndarray, name: str, owner: str, label: str, categorical: bool):
@@ -484,8 +504,22 @@ def validate_data(estimator: Any, X: Any, y: Any = NO_VALIDATION, *, reset: bool
     _check_finite(cols, name, owner, labels, allow_nan)
     if categorical:
         names = [str(c) for c in raw.columns] if isinstance(raw, pd.DataFrame) else [f"x{j}" for j in range(d)]
-        out = pd.DataFrame({j: (np.asarray(v, dtype=float) if k == "numeric" else pd.Categorical(v))
-                            for j, (k, v) in enumerate(cols)})
+        data = {}
+        fitted_cats = {} if reset else dict(getattr(estimator, "_feature_categories", {}))
+        for j, (k, v) in enumerate(cols):
+            if k == "numeric":
+                data[j] = np.asarray(v, dtype=float)
+                continue
+            cat = pd.Categorical(v)
+            if j in fitted_cats:  # the categories of fit first, so category codes mean the same as at fit
+                known = list(fitted_cats[j])
+                extra = [c for c in cat.categories if c not in set(known)]
+                cat = pd.Categorical(np.asarray(v, dtype=object), categories=known + extra)
+            data[j] = cat
+        if reset:
+            estimator._feature_categories = {j: list(c.categories) for j, c in data.items()
+                                             if isinstance(c, pd.Categorical)}
+        out = pd.DataFrame(data)
         out.columns = names
     else:
         out = np.column_stack([np.asarray(v, dtype=float) for _, v in cols])
@@ -548,11 +582,12 @@ def encode_binary_target(estimator: Any, y: Any, *, n_samples: int | None = None
         kinds = sorted({type(v).__name__ for v in arr.tolist()})
         raise InputError(f"{owner}: y mixes label types ({', '.join(kinds)}); use one type for every label") from None
     if classes.size > 2:
-        raise InputError(f"{owner} is a binary classifier; y has {classes.size} classes "
+        raise InputError(f"{owner}: Only binary classification is supported. The type of the target is "
+                         f"multiclass: y has {classes.size} classes "
                          f"{classes.tolist()[:10]}{' ...' if classes.size > 10 else ''}. Binarize the target, or wrap "
-                         "the estimator in sklearn.multiclass.OneVsRestClassifier for one rule model per class")
+                         "the estimator in sklearn.multiclass.OneVsRestClassifier for one model per class")
     if classes.size < 2 and not allow_single_class:
-        raise InputError(f"{owner}: y has a single class {classes.tolist()}; two classes are required")
+        raise InputError(f"{owner}: y has only one class {classes.tolist()}; two classes are required")
     codes = (arr == classes[-1]).astype(np.int8) if classes.size == 2 else np.zeros(arr.shape[0], dtype=np.int8)
     return classes, codes
 
@@ -578,3 +613,58 @@ def render_names(estimator: Any, feature_names: Any = None) -> list[str]:
     if names is not None:
         return [str(f) for f in names]
     return [f"x{j}" for j in range(int(getattr(estimator, "n_features_in_", 0)))]
+
+
+# ============================================================================= solvers
+
+_CAPABILITY_WORDS = {"lp": "LPs", "milp": "MILPs", "duals": "LP duals"}
+
+
+def solver_capabilities(name: str) -> dict | None:
+    """``{"lp", "milp", "duals"}`` of a solver name (registered backend or Pyomo solver); None if unknown.
+
+    Availability on this machine is not probed (a config may be run elsewhere, e.g. on a
+    Dask cluster); the solve itself reports an unavailable solver.
+    """
+    from interpretopt.solvers import _base
+
+    backend = _base._lookup(name) if isinstance(name, str) and name else None
+    if backend is None:
+        return None
+    caps = backend.capabilities
+    return {"lp": bool(caps.lp), "milp": bool(caps.milp), "duals": bool(caps.duals)}
+
+
+def check_solver(name: Any, needs: Sequence[str], *, owner: str, what: str = "solver") -> str:
+    """``name`` if it is a solver that can do everything in ``needs`` (``lp``, ``milp``, ``duals``).
+
+    Raises
+    ------
+    ParameterError
+        An unknown name (listing the known solvers that qualify) or a solver lacking a
+        capability (saying which, and which solvers have it). Never substitutes another solver.
+    """
+    from interpretopt.solvers import PYOMO_SOLVER_NAMES, SOLVERS
+
+    known = list(SOLVERS.names()) + [n for n in PYOMO_SOLVER_NAMES if n not in SOLVERS]
+
+    def qualifying() -> str:
+        ok = []
+        for n in known:
+            caps = solver_capabilities(n)
+            if caps is not None and all(caps[k] for k in needs):
+                ok.append(n)
+        return ", ".join(ok)
+
+    if not isinstance(name, str) or not name:
+        raise ParameterError(f"{owner}: {what} must be a solver name, got {name!r}; solvers that qualify: {qualifying()}")
+    caps = solver_capabilities(name)
+    if caps is None:
+        raise ParameterError(f"{owner}: unknown {what} {name!r}{did_you_mean(name, known)}; solvers that qualify: "
+                             f"{qualifying()}")
+    missing = [k for k in needs if not caps[k]]
+    if missing:
+        raise ParameterError(f"{owner} cannot use {what} {name!r}: it does not provide "
+                             f"{' or '.join(_CAPABILITY_WORDS[k] for k in missing)}, which {owner} needs; solvers "
+                             f"that qualify: {qualifying()}")
+    return name

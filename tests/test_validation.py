@@ -95,7 +95,7 @@ def test_arrays_set_no_feature_names():
     (np.array([[1.0, np.nan], [2.0, 3.0]]), r"1 NaN \(missing\) value\(s\) in column 1, first at row 0"),
     (np.array([[1.0, 2.0], [np.inf, 3.0]]), r"1 infinite \(inf\) value\(s\) in column 0, first at row 1"),
     (np.array([[1, "abc"], [2, 3]], dtype=object), "column 1 holds the non-numeric value 'abc' \\(row 0\\)"),
-    (np.arange(3.0), "got a 1-D array of length 3; reshape"),
+    (np.arange(3.0), "got a 1-D array of length 3; Reshape"),
     (np.ones((2, 2, 2)), r"got shape \(2, 2, 2\)"),
     (np.empty((0, 3)), r"0 sample\(s\) \(shape=\(0, 3\)\)"),
     (np.empty((3, 0)), r"0 feature\(s\) \(shape=\(3, 0\)\) while a minimum of 1 is required"),
@@ -172,10 +172,10 @@ def test_label_encoder_takes_any_two_labels(y):
 
 
 @pytest.mark.parametrize("y, match", [
-    ([0, 1, 2, 0], r"binary classifier; y has 3 classes \[0, 1, 2\].*OneVsRestClassifier"),
+    ([0, 1, 2, 0], r"Only binary classification is supported.*y has 3 classes \[0, 1, 2\].*OneVsRestClassifier"),
     ([0.1, 0.2, 0.3, 0.4], "Unknown label type: continuous"),
     ([0.0, np.nan, 1.0, 0.0], "1 NaN or infinite label"),
-    ([1, 1, 1, 1], r"single class \[1\]"),
+    ([1, 1, 1, 1], r"only one class \[1\]"),
     (np.array(["a", 1, "b", 1], dtype=object), "mixes label types"),
     (np.array(["a", None, "b", "a"], dtype=object), "missing labels"),
 ])
@@ -196,3 +196,10 @@ def test_check_fitted_raises_our_not_fitted_error():
     assert isinstance(e.value, SkNotFittedError) and "_Toy" in str(e.value)
     est.tree_ = 1
     check_fitted(est)
+
+
+def test_category_codes_keep_their_fit_meaning():
+    est = _Toy()
+    validate_data(est, pd.DataFrame({"c": ["b", "a", "c"]}), reset=True, categorical=True)
+    out = validate_data(est, pd.DataFrame({"c": ["c", "z"]}), reset=False, categorical=True)
+    assert list(out["c"].cat.categories) == ["a", "b", "c", "z"] and out["c"].cat.codes.tolist() == [2, 3]

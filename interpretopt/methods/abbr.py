@@ -50,14 +50,26 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
-
-from interpretopt._validation import as_generator, check_in_range, check_int, check_X, feature_names_of
+from interpretopt._validation import (
+    RANDOM_STATE,
+    ContractMixin,
+    Interval,
+    StrOptions,
+    as_generator,
+    check_fitted,
+    check_in_range,
+    check_solver,
+    check_X,
+    feature_names_of,
+    render_names,
+    validate_data,
+)
 from interpretopt.evaluation import abbr as metrics
 from interpretopt.exceptions import InputError
 from interpretopt.heuristics import abbr_search as H
@@ -136,25 +148,41 @@ def _discrete(X: np.ndarray, discrete, names: list[str], cats: list[int], max_va
     return H.discrete_mask(X, np.asarray(items, dtype=int) if items else np.zeros(0, int))
 
 
-class _ABBRBase(BaseEstimator):
+_COMMON_CONSTRAINTS = {
+    "s": [Interval(Real, 0, 1, closed="neither")],
+    "n_iter": [Interval(Integral, 0, None, closed="left")],
+    "anneal_K": [Interval(Real, 0, None, closed="neither")],
+    "anneal_scale": [StrOptions({"n"}), Interval(Real, 0, None, closed="neither")],
+    "keep": [StrOptions({"best", "last"})],
+    "discrete": [StrOptions({"auto"}), list, tuple, None],
+    "max_discrete_values": [Interval(Integral, 1, None, closed="left")],
+    "random_state": RANDOM_STATE,
+}
+
+
+class _ABBRBase(ContractMixin, BaseEstimator):
     """Shared fit-time checks and evaluation."""
 
-    def _check_common(self):
-        check_in_range("target support s", self.s, 0.0, 1.0, low_open=True, high_open=True)
-        check_int("n_iter", self.n_iter, 0)
-        check_in_range("anneal_K", self.anneal_K, 0.0, None, low_open=True)
-        if self.keep not in ("best", "last"):
-            raise InputError(f"keep must be 'best' or 'last', got {self.keep!r}")
-
     def _prepare(self, X, scores):
-        Xa, names, cats = _matrix(X)
+        self._validate_params()
+        Xv = validate_data(self, X, reset=True, categorical=True, min_samples=2)
+        Xa, names, cats = _matrix(Xv)
         sc = scores_of(X, scores, Xa.shape[0])
         ranks = metrics.rank_scores(sc)
         self._train_scores = sc
-        self.feature_names_in_ = np.asarray(names, dtype=object)
-        self.n_features_in_ = Xa.shape[1]
         self.categorical_features_ = cats
         return Xa, names, cats, ranks
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True  # category / string columns give equality conditions
+        tags.input_tags.string = True
+        return tags
+
+    def _checked(self, X) -> np.ndarray:
+        """``X`` checked against the fit (columns, types) as the float matrix the rules read."""
+        check_fitted(self, "abbr_")
+        return _matrix(validate_data(self, X, reset=False, categorical=True))[0]
 
     def _scale(self, n: int) -> float:
         if self.anneal_scale == "n":
@@ -162,18 +190,20 @@ class _ABBRBase(BaseEstimator):
         return float(check_in_range("anneal_scale", self.anneal_scale, 0.0, None, low_open=True))
 
     def render(self, feature_names=None) -> str:
-        check_is_fitted(self, "abbr_")
-        return self._model().render(list(feature_names) if feature_names is not None
-                                    else list(self.feature_names_in_))
+        check_fitted(self, "abbr_")
+        return self._model().render(render_names(self, feature_names))
+
+    def predict(self, X) -> np.ndarray:
+        """int8 (n,): 1 where the explanation holds (the sample is explained as ranked highly)."""
+        return self._predict_matrix(self._checked(X))
 
     def evaluate(self, X, scores, s: float | None = None) -> dict:
         """Support, ABBR, ABBR at s and the optimality ratio (eq. 12) on (X, scores)."""
-        check_is_fitted(self, "abbr_")
-        s = self.s if s is None else s
-        Xa, _, _ = _matrix(X)
+        Xa = self._checked(X)
+        s = self.s if s is None else check_in_range("s", s, 0.0, 1.0, low_open=True, high_open=True)
         ranks = metrics.rank_scores(scores_of(X, scores, Xa.shape[0]))
         value = self._abbr_at(Xa, ranks, s)
-        cover = self.predict(Xa).astype(bool)
+        cover = self._predict_matrix(Xa).astype(bool)
         return {"abbr_at_s": value, "optimality_ratio": metrics.optimality_ratio(value, s),
                 "support": metrics.support(cover), "abbr": metrics.abbr(cover, ranks)}
 
@@ -232,6 +262,19 @@ class RuleListSearch(_ABBRBase):
     timings_ : dict phase -> seconds ("pool", "filter", "anneal").
     """
 
+    _parameter_constraints: dict = {
+        **_COMMON_CONSTRAINTS,
+        "L": [Interval(Integral, 1, None, closed="left")],
+        "M": [Interval(Integral, 1, None, closed="left")],
+        "n_trees": [Interval(Integral, 1, None, closed="left")],
+        "min_support": [Interval(Real, 0, 1, closed="left")],
+        "filter_factor": [Interval(Real, 1, None, closed="left"), None],
+        "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "max_features": [Interval(Integral, 1, None, closed="left"), Interval(Real, 0, 1, closed="right"),
+                         StrOptions({"sqrt", "log2"}), None],
+        "n_jobs": [Integral, None],
+    }
+
     def __init__(self, *, s: float = 0.1, L: int = 4, M: int = 5, n_iter: int = 500, anneal_K: float = 0.03,
                  anneal_scale: Any = "n", keep: str = "best", n_trees: int = 50, min_support: float = 0.02,
                  filter_factor: float | None = 1.1, n_thresholds: int = 9, discrete: Any = "auto",
@@ -253,14 +296,6 @@ class RuleListSearch(_ABBRBase):
         self.max_features = max_features
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _check(self):
-        self._check_common()
-        check_int("L (maximum rule order)", self.L, 1)
-        check_int("M (maximum number of rules)", self.M, 1)
-        check_in_range("min_support", self.min_support, 0.0, 1.0, high_open=True)
-        if self.filter_factor is not None:
-            check_in_range("filter_factor", self.filter_factor, 1.0, None)
 
     def _build_pool(self, Xa, ranks, disc, rng) -> H.RulePool:
         t0 = time.perf_counter()
@@ -291,7 +326,6 @@ class RuleListSearch(_ABBRBase):
         X : array-like (n, d) numeric, or DataFrame (category columns are treated as discrete).
         scores : array (n,) / (n, 2) of predicted probabilities, or a fitted model with predict_proba.
         """
-        self._check()
         Xa, names, cats, ranks = self._prepare(X, scores)
         rng = as_generator(self.random_state)
         disc = _discrete(Xa, self.discrete, names, cats, self.max_discrete_values)
@@ -329,25 +363,26 @@ class RuleListSearch(_ABBRBase):
     def _model(self):
         return self.rule_list_
 
-    def rule_covers(self, X) -> np.ndarray:
-        """Boolean (n, m) coverage of each rule of the final list."""
-        check_is_fitted(self, "abbr_")
-        Xa, _, _ = _matrix(X)
+    def _covers(self, Xa: np.ndarray) -> np.ndarray:
         if not self.rules_:
             return np.zeros((Xa.shape[0], 0), bool)
         return np.column_stack([r.evaluate(Xa) for r in self.rules_])
 
-    def predict(self, X) -> np.ndarray:
+    def rule_covers(self, X) -> np.ndarray:
+        """Boolean (n, m) coverage of each rule of the final list."""
+        return self._covers(self._checked(X))
+
+    def _predict_matrix(self, Xa: np.ndarray) -> np.ndarray:
         """int8 (n,): 1 where some rule of the list holds."""
-        return self.rule_covers(X).any(axis=1).astype(np.int8)
+        return self._covers(Xa).any(axis=1).astype(np.int8)
 
     def _abbr_at(self, Xa, ranks, s) -> float:
-        return metrics.abbr_at_support(self.rule_covers(Xa), ranks, s)
+        return metrics.abbr_at_support(self._covers(Xa), ranks, s)
 
     def render(self, feature_names=None) -> str:
         """``If any of the following rules is satisfied:`` and one rule per line."""
-        check_is_fitted(self, "abbr_")
-        names = list(feature_names) if feature_names is not None else list(self.feature_names_in_)
+        check_fitted(self, "abbr_")
+        names = render_names(self, feature_names)
         lines = ["If any of the following rules is satisfied:"]
         lines += [f"  ({r.render(names)})" for r in self.rules_]
         lines.append("then the black box ranks the sample highly (predicts 1 confidently).")
@@ -363,7 +398,8 @@ class RuleListSearch(_ABBRBase):
         from interpretopt.formulations import abbr_certify as F
         from interpretopt.solvers import SolveSettings, solve
 
-        check_is_fitted(self, "abbr_")
+        check_fitted(self, "abbr_")
+        check_solver(solver, ("milp",), owner=type(self).__name__)
         pool = self.pool_
         idx = np.arange(len(pool))
         if max_rules is not None and len(pool) > max_rules:
@@ -426,6 +462,15 @@ class ChecklistSearch(_ABBRBase):
     n_pool_, n_filtered_ : sizes of C and C~; timings_ ; anneal_ (ChecklistAnneal).
     """
 
+    _parameter_constraints: dict = {
+        **_COMMON_CONSTRAINTS,
+        "K": [Interval(Integral, 1, None, closed="left")],
+        "quantiles": [list, tuple],
+        "min_support": [Interval(Real, 0, 1, closed="both")],
+        "max_support": [Interval(Real, 0, 1, closed="both")],
+        "min_abbr": [Interval(Real, 0, 1, closed="both")],
+    }
+
     def __init__(self, *, s: float = 0.1, K: int = 5, n_iter: int = 500, anneal_K: float = 0.03,
                  anneal_scale: Any = "n", keep: str = "best", quantiles=(0.2, 0.4, 0.6, 0.8),
                  min_support: float = 0.02, max_support: float = 0.98, min_abbr: float = 0.5,
@@ -446,8 +491,6 @@ class ChecklistSearch(_ABBRBase):
 
     def fit(self, X, scores=None) -> "ChecklistSearch":
         """Search a checklist explaining the top of the black box's ranking on X."""
-        self._check_common()
-        check_int("K (number of conditions)", self.K, 1)
         Xa, names, cats, ranks = self._prepare(X, scores)
         rng = as_generator(self.random_state)
         disc = _discrete(Xa, self.discrete, names, cats, self.max_discrete_values)
@@ -486,21 +529,23 @@ class ChecklistSearch(_ABBRBase):
     def _model(self):
         return self.checklist_
 
-    def count(self, X) -> np.ndarray:
-        check_is_fitted(self, "abbr_")
-        Xa, _, _ = _matrix(X)
+    def _count(self, Xa: np.ndarray) -> np.ndarray:
         return np.column_stack([c.evaluate(Xa) for c in self.conditions_]).sum(axis=1)
 
-    def predict(self, X) -> np.ndarray:
-        return (self.count(X) >= self.threshold_).astype(np.int8)
+    def count(self, X) -> np.ndarray:
+        """Number of the checklist's conditions each row meets."""
+        return self._count(self._checked(X))
+
+    def _predict_matrix(self, Xa: np.ndarray) -> np.ndarray:
+        return (self._count(Xa) >= self.threshold_).astype(np.int8)
 
     def _abbr_at(self, Xa, ranks, s) -> float:
-        return metrics.checklist_abbr_at_support(self.count(Xa), ranks, s, len(self.conditions_),
+        return metrics.checklist_abbr_at_support(self._count(Xa), ranks, s, len(self.conditions_),
                                                  t=self.threshold_)[0]
 
     def render(self, feature_names=None) -> str:
-        check_is_fitted(self, "abbr_")
-        names = list(feature_names) if feature_names is not None else list(self.feature_names_in_)
+        check_fitted(self, "abbr_")
+        names = render_names(self, feature_names)
         lines = [f"If at least {self.threshold_} of the following {len(self.conditions_)} conditions are "
                  "satisfied:"]
         lines += [f"  - {c.render(names)}" for c in self.conditions_]
@@ -547,6 +592,21 @@ class GloballyConsistentRuleSearch(RuleListSearch):
     n_timeouts_ : MILPs that hit the time limit; solve_seconds_ : total MILP wall time.
     """
 
+    _parameter_constraints: dict = {
+        **_COMMON_CONSTRAINTS,
+        "p": [Interval(Real, 0, 1, closed="both")],
+        "k": [Interval(Integral, 1, None, closed="left")],
+        "rule_min_support": [Interval(Real, 0, 1, closed="both")],
+        "support_of": [StrOptions({"positive", "all"})],
+        "n_seeds": [Interval(Integral, 1, None, closed="left"), None],
+        "max_rows": [Interval(Integral, 1, None, closed="left"), None],
+        "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "solver": [str],
+        "time_limit": [Interval(Real, 0, None, closed="neither")],
+        "M": [Interval(Integral, 1, None, closed="left")],
+        "filter_factor": [Interval(Real, 1, None, closed="left"), None],
+    }
+
     def __init__(self, *, p: float = 0.5, k: int = 4, rule_min_support: float = 0.1, support_of: str = "positive",
                  n_seeds: int | None = None,
                  max_rows: int | None = None, n_thresholds: int = 9, solver: str = "highs",
@@ -574,17 +634,14 @@ class GloballyConsistentRuleSearch(RuleListSearch):
         self.max_discrete_values = max_discrete_values
         self.random_state = random_state
 
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        check_solver(self.solver, ("milp",), owner=type(self).__name__)
+
     def fit(self, X, scores=None) -> "GloballyConsistentRuleSearch":
         from interpretopt.formulations import abbr_baseline as F
         from interpretopt.solvers import SolveSettings, solve
 
-        self._check_common()
-        check_int("M (maximum number of rules)", self.M, 1)
-        check_int("k (maximum conditions per rule)", self.k, 1)
-        check_in_range("p", self.p, 0.0, 1.0)
-        check_in_range("rule_min_support", self.rule_min_support, 0.0, 1.0)
-        if self.support_of not in ("positive", "all"):
-            raise InputError(f"support_of must be 'positive' or 'all', got {self.support_of!r}")
         Xa, names, cats, ranks = self._prepare(X, scores)
         sc = self._train_scores
         rng = as_generator(self.random_state)

@@ -21,17 +21,31 @@ from __future__ import annotations
 import time
 import warnings
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import check_is_fitted
 
-from interpretopt._validation import check_in_range, check_int, check_labels, feature_names_of
+from interpretopt._validation import (
+    RANDOM_STATE,
+    ContractMixin,
+    HasMethods,
+    Interval,
+    Options,
+    SolverOptions,
+    StrOptions,
+    check_fitted,
+    check_solver,
+    encode_binary_target,
+    render_names,
+    validate_data,
+)
 from interpretopt.exceptions import InputError, SolverError
 from interpretopt.formulations import brcg as F
 from interpretopt.heuristics.beam import BeamPricer
+from interpretopt.rules import RuleSet
 
 __all__ = ["BRCGClassifier", "GroundedBRCGClassifier", "CGResult", "column_generation", "PRICING_STRATEGIES"]
 
@@ -538,7 +552,7 @@ def _passthrough_conditions(d: int):
     return [Condition(j, ">", 0.5) for j in range(d)]
 
 
-class BRCGClassifier(ClassifierMixin, BaseEstimator):
+class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
     """Boolean rule set (DNF) classifier learned by column generation (BRCG).
 
     Predicts 1 when any rule of ``rules_`` holds. With ``target_class=0`` the rules describe
@@ -609,6 +623,33 @@ class BRCGClassifier(ClassifierMixin, BaseEstimator):
     timings_ : dict
         Seconds building, in LP solves, pricing, and the integer master.
     """
+
+    _parameter_constraints: dict = {
+        "form": [StrOptions({"light", "constraint"})],
+        "C": [Interval(Real, 0, None, closed="neither"), None],
+        "lambda0": [Interval(Real, 0, None, closed="left")],
+        "lambda1": [Interval(Real, 0, None, closed="left")],
+        "complexity": [StrOptions({"literals+1", "literals"})],
+        "max_literals": [Interval(Integral, 1, None, closed="left")],
+        "pricing": [StrOptions(set(PRICING_STRATEGIES))],
+        "beam_width": [Interval(Integral, 1, None, closed="left")],
+        "columns_per_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "milp_time_limit": [Interval(Real, 0, None, closed="neither")],
+        "mip_time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "solver": [SolverOptions(set(_DUAL_LP_SOLVERS), provides="LP duals on an incremental model")],
+        "pricing_solver": [str, None],
+        "mip_solver": [str, None],
+        "binarizer": [StrOptions({"quantile", "tree", "passthrough"}), HasMethods(["fit", "transform"])],
+        "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "negations": ["boolean"],
+        "conditions": [list, tuple, None],
+        "target_class": [Options(Integral, {0, 1})],
+        "init": [StrOptions({"none", "singletons"})],
+        "settings": [HasMethods(["replace"]), None],
+        "random_state": RANDOM_STATE,
+    }
 
     def __init__(self, *, form: str = "light", C: float | None = None, lambda0: float = 0.001,
                  lambda1: float = 0.001, complexity: str = "literals+1", max_literals: int = 10,
@@ -707,30 +748,38 @@ class BRCGClassifier(ClassifierMixin, BaseEstimator):
                             complexity=self.complexity, c_u=c_u, n_samples=n)
 
     def _validate_params(self) -> None:
-        check_int("max_literals", self.max_literals, 1, None)
-        check_int("beam_width", self.beam_width, 1, None)
-        check_int("columns_per_iter", self.columns_per_iter, 1, None)
-        check_int("max_iter", self.max_iter, 0, None)
-        if self.time_limit is not None:
-            check_in_range("time_limit", self.time_limit, 0.0, None, low_open=True)
-        check_in_range("milp_time_limit", self.milp_time_limit, 0.0, None, low_open=True)
-        if self.pricing not in PRICING_STRATEGIES:
-            raise InputError(f"pricing must be one of {PRICING_STRATEGIES}, got {self.pricing!r}")
-        if self.target_class not in (0, 1):
-            raise InputError(f"target_class must be 0 or 1, got {self.target_class!r}")
-        _check_lp_solver(self.solver)
+        super()._validate_params()
+        owner = type(self).__name__
+        for what in ("pricing_solver", "mip_solver"):
+            if getattr(self, what) is not None:
+                check_solver(getattr(self, what), ("milp",), owner=owner, what=what)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # one rule set describes one class (OneVsRestClassifier for more)
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
 
     def _grounding_clauses(self, X) -> tuple[list, list]:
         return [], []
 
     def fit(self, X, y):
-        """Binarize ``X``, run column generation on the labels ``y`` (0/1) and store the rule set."""
+        """Binarize ``X``, run column generation on the labels ``y`` and store the rule set.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame (n_samples, n_features)
+            Numeric columns, and categorical ones (dtype ``category`` or all strings).
+            NaN and inf are rejected.
+        y : array-like (n_samples,)
+            Any two labels; ``classes_ = numpy.unique(y)`` and the rules describe
+            ``classes_[target_class]``. A single class gives the constant model.
+        """
         self._validate_params()
-        n = X.shape[0] if hasattr(X, "shape") else len(X)
-        yv = check_labels(y, n_samples=n, binary=True, min_classes=1)
-        self.classes_ = np.array([0, 1])
-        self.feature_names_in_ = np.asarray(feature_names_of(X)) if hasattr(X, "columns") else None
-        self.n_features_in_ = X.shape[1] if hasattr(X, "shape") else np.asarray(X).shape[1]
+        X = validate_data(self, X, reset=True, categorical=True)
+        n = X.shape[0]
+        self.classes_, yv = encode_binary_target(self, y, n_samples=n, allow_single_class=True)
         c_u = getattr(self, "c_u", 0.0)
         spec = self._spec(n, c_u)
         Xb = self._fit_binarize(X, yv)
@@ -740,8 +789,8 @@ class BRCGClassifier(ClassifierMixin, BaseEstimator):
             Xb = self._literal_matrix(X, Xb)
         from interpretopt.solvers import SolveSettings
 
-        if np.unique(target).size == 1:
-            return self._fit_constant(int(target[0]), spec)
+        if len(self.classes_) == 1:  # one class: the constant model, no rule (both target classes)
+            return self._fit_constant(0, spec)
         settings = self.settings if self.settings is not None else SolveSettings()
         res = column_generation(
             Xb, target, spec, max_literals=self.max_literals, pricing=self.pricing, beam_width=self.beam_width,
@@ -803,27 +852,40 @@ class BRCGClassifier(ClassifierMixin, BaseEstimator):
             return np.zeros((Xb.shape[0], 0), dtype=bool)
         return np.stack([_clause_cover(Xb, c) for c in self.clauses_], axis=1)
 
+    def _checked(self, X):
+        check_fitted(self, "rules_")
+        return validate_data(self, X, reset=False, categorical=True)
+
     def decision_function(self, X) -> np.ndarray:
-        """Number of rules that hold on each sample (signed: negative counts with ``target_class=0``)."""
-        check_is_fitted(self, "rules_")
-        k = self._clause_coverage(X).sum(axis=1).astype(float)
-        return k if self.rules_class_ == 1 else -k
+        """Number of rules that hold on each sample minus 1/2, positive for ``classes_[1]``.
+
+        With ``target_class=1`` the value is ``k - 0.5`` (k rules hold), with ``target_class=0``
+        it is ``0.5 - k``; its sign gives :meth:`predict`.
+        """
+        k = self._clause_coverage(self._checked(X)).sum(axis=1).astype(float)
+        return k - 0.5 if self.rules_class_ == 1 else 0.5 - k
 
     def predict(self, X) -> np.ndarray:
-        """1 when any rule holds (``target_class=1``), or when none holds (``target_class=0``)."""
-        check_is_fitted(self, "rules_")
-        hit = self._clause_coverage(X).any(axis=1)
-        return (hit if self.rules_class_ == 1 else ~hit).astype(np.int64)
+        """``classes_[1]`` when any rule holds (``target_class=1``), or when none holds (``target_class=0``)."""
+        hit = self._clause_coverage(self._checked(X)).any(axis=1)
+        codes = (hit if self.rules_class_ == 1 else ~hit).astype(np.int64)
+        return self.classes_[np.minimum(codes, len(self.classes_) - 1)]
 
     def render(self) -> str:
         """The rule set as text, with feature names when the input was a DataFrame."""
-        check_is_fitted(self, "rules_")
-        names = None if self.feature_names_in_ is None else list(self.feature_names_in_)
-        return self.rules_.render(names, positive=self.rules_class_, negative=1 - self.rules_class_)
+        check_fitted(self, "rules_")
+        labels = [v.item() if hasattr(v, "item") else v for v in self.classes_]
+        pos = labels[min(self.rules_class_, len(labels) - 1)]
+        neg = labels[min(1 - self.rules_class_, len(labels) - 1)]
+        return self.rules_.render(render_names(self), positive=pos, negative=neg)
 
     def fidelity(self, X, y_model) -> float:
         """Agreement of the rule set with a black box's labels ``y_model`` on ``X``."""
-        return float(np.mean(self.predict(X) == np.asarray(y_model)))
+        pred = self.predict(X)
+        y_model = np.asarray(y_model)
+        if y_model.shape != pred.shape:
+            raise InputError(f"y_model has shape {y_model.shape} but X has {pred.shape[0]} rows")
+        return float(np.mean(pred == y_model))
 
 
 class GroundedBRCGClassifier(BRCGClassifier):
@@ -870,12 +932,12 @@ class GroundedBRCGClassifier(BRCGClassifier):
         self.c_u = c_u
         self.extend_literals = extend_literals
 
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        check_in_range("c_u", self.c_u, 0.0, None)
-        if self.grounding is None or not hasattr(self.grounding, "rules"):
-            raise InputError("grounding must be a RuleSet (e.g. rules_ of an earlier fit), "
-                             f"got {type(self.grounding).__name__}")
+    _parameter_constraints: dict = {
+        **BRCGClassifier._parameter_constraints,
+        "grounding": [RuleSet],
+        "c_u": [Interval(Real, 0, None, closed="left")],
+        "extend_literals": ["boolean"],
+    }
 
     def _grounding_clauses(self, X):
         index = {c: j for j, c in enumerate(self.literals_)}

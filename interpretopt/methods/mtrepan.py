@@ -31,13 +31,26 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import BaseEstimator, ClassifierMixin
 
-from interpretopt._validation import as_generator, check_in_range, check_int, check_X, feature_names_of
+from interpretopt._validation import (
+    RANDOM_STATE,
+    ContractMixin,
+    HasMethods,
+    Interval,
+    StrOptions,
+    as_generator,
+    check_fitted,
+    check_in_range,
+    check_int,
+    check_solver,
+    render_names,
+    validate_data,
+)
 from interpretopt.exceptions import InputError
 from interpretopt.heuristics.trepan import (
     NodeSolveError,
@@ -313,7 +326,7 @@ def plot_polytopes_2d(translator: Any, model: Any = None, *, depth: int | None =
     import matplotlib.pyplot as plt
     from matplotlib.patches import Polygon as MplPolygon
 
-    check_is_fitted(translator, "tree_")
+    check_fitted(translator, "tree_")
     if translator.n_features_in_ != 2:
         raise InputError(f"plot_polytopes_2d needs a two-feature translation, got {translator.n_features_in_} features")
     if ax is None:
@@ -343,7 +356,7 @@ def plot_polytopes_2d(translator: Any, model: Any = None, *, depth: int | None =
             color = "#1a7f37" if tree.label_of(nd) == 1 else "#1f4e9c"
             patch = MplPolygon(poly, closed=True, facecolor="none", edgecolor=color, linewidth=0.8)
         ax.add_patch(patch)
-    names = list(feature_names) if feature_names is not None else translator.feature_names_in_
+    names = render_names(translator, feature_names)
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_xlabel(names[0])
@@ -359,10 +372,30 @@ def plot_polytopes_2d(translator: Any, model: Any = None, *, depth: int | None =
 # estimators
 
 
-class _TranslatorBase(BaseEstimator):
+class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
     """Shared parameters, validation and fitted API of MTRE-PAN and TRE-PAN."""
 
     _split_kind = ""
+
+    _parameter_constraints: dict = {
+        "max_depth": [Interval(Integral, 1, 64, closed="both")],
+        "cutoff_entropy": [Interval(Real, 0, 1, closed="left")],
+        "cutoff_variance": [Interval(Real, 0, 0.25, closed="right")],
+        "margin": [Interval(Real, 0, 0.5, closed="neither")],
+        "box_margin": [Interval(Real, 0, 1, closed="both")],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "min_batches": [Interval(Integral, 0, None, closed="left")],
+        "max_node_samples": [Interval(Integral, 1, None, closed="left"), None],
+        "leaf_label": [StrOptions({"majority", "side"})],
+        "boundary_estimates": ["boolean"],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+        "solver": [str],
+        "solver_settings": [HasMethods(["replace"]), dict, None],
+        "lp_path": [StrOptions(set(LP_PATHS))],
+        "max_lp_samples": [Interval(Integral, 2, None, closed="left"), None],
+        "random_state": RANDOM_STATE,
+    }
 
     def __init__(self, *, max_depth: int = 10, cutoff_entropy: float = 0.0808, cutoff_variance: float = 1e-5,
                  margin: float = 0.05, box_margin: float = 0.05, batch_size: int = 1000, min_batches: int = 1,
@@ -388,25 +421,14 @@ class _TranslatorBase(BaseEstimator):
         self.random_state = random_state
 
     # -- validation
-    def _validate(self) -> None:
-        check_int("max_depth", self.max_depth, 1, 64)
-        check_in_range("cutoff_entropy", self.cutoff_entropy, 0.0, 1.0, high_open=True)
-        check_in_range("cutoff_variance", self.cutoff_variance, 0.0, 0.25, low_open=True)
-        check_in_range("margin", self.margin, 0.0, 0.5, low_open=True, high_open=True)
-        check_in_range("box_margin", self.box_margin, 0.0, 1.0)
-        check_int("batch_size", self.batch_size, 1)
-        check_int("min_batches", self.min_batches, 0)
-        if self.max_node_samples is not None:
-            check_int("max_node_samples", self.max_node_samples, 1)
-        if self.max_lp_samples is not None:
-            check_int("max_lp_samples", self.max_lp_samples, 2)
-        if self.leaf_label not in ("majority", "side"):
-            raise InputError(f"leaf_label must be 'majority' or 'side', got {self.leaf_label!r}")
-        check_in_range("C", self.C, 0.0, low_open=True)
-        if self.lp_path not in LP_PATHS:
-            raise InputError(f"lp_path must be one of {', '.join(LP_PATHS)}, got {self.lp_path!r}")
-        if not isinstance(self.solver, str):
-            raise InputError(f"solver must be a solver name, got {self.solver!r}")
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        check_solver(self.solver, ("lp",), owner=type(self).__name__)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # the paper translates binary classifiers
+        return tags
 
     def _settings(self):
         from interpretopt.solvers import SolveSettings
@@ -457,9 +479,8 @@ class _TranslatorBase(BaseEstimator):
         -------
         self
         """
-        self._validate()
-        names = feature_names_of(X)
-        X = check_X(X)
+        self._validate_params()
+        X = validate_data(self, X, reset=True)
         oracle, classes = make_oracle(model)
         rng = as_generator(self.random_state)
         self._seed = int(rng.integers(2**62))
@@ -478,8 +499,6 @@ class _TranslatorBase(BaseEstimator):
         self.fit_time_ = time.perf_counter() - t0
         self.tree_ = tree
         self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
-        self.feature_names_in_ = names
         self.n_queries_ = int(stats["n_queries"])
         self.stats_ = stats
         self.root_box_ = (X.min(axis=0), X.max(axis=0))
@@ -492,28 +511,28 @@ class _TranslatorBase(BaseEstimator):
         return check_int("depth", depth, 1)
 
     def _X(self, X: Any) -> np.ndarray:
-        check_is_fitted(self, "tree_")
-        X = check_X(X)
-        if X.shape[1] != self.n_features_in_:
-            raise InputError(f"X has {X.shape[1]} columns but the translation was fitted on {self.n_features_in_}")
-        return X
+        check_fitted(self, "tree_")
+        return validate_data(self, X, reset=False)
 
     def apply(self, X: Any, depth: int | None = None) -> np.ndarray:
         """Id of the leaf (node) each row lands in; ``depth`` truncates the tree (root = 1)."""
-        return self.tree_.apply(self._X(X), self._check_depth(depth))
+        X = self._X(X)
+        return self.tree_.apply(X, self._check_depth(depth))
 
     def predict(self, X: Any, depth: int | None = None) -> np.ndarray:
         """The leaf label of each row (uncertain leaves give their majority label)."""
-        lab, _ = self.tree_.predict_index(self._X(X), self._check_depth(depth))
+        X = self._X(X)
+        lab, _ = self.tree_.predict_index(X, self._check_depth(depth))
         return self.classes_[lab]
 
     def predict_uncertain(self, X: Any, depth: int | None = None) -> np.ndarray:
         """Boolean (n,): rows landing in uncertain leaves."""
-        _, unc = self.tree_.predict_index(self._X(X), self._check_depth(depth))
+        X = self._X(X)
+        _, unc = self.tree_.predict_index(X, self._check_depth(depth))
         return unc
 
     def leaf_count(self, depth: int | None = None) -> int:
-        check_is_fitted(self, "tree_")
+        check_fitted(self, "tree_")
         return self.tree_.leaf_count(self._check_depth(depth))
 
     def parity(self, model: Any, X: Any, *, depth: int | None = None, margin: float | None = None,
@@ -534,7 +553,7 @@ class _TranslatorBase(BaseEstimator):
 
     def explain(self, depth: int | None = None) -> list[LeafExplanation]:
         """One :class:`LeafExplanation` per leaf of the tree truncated at ``depth``."""
-        check_is_fitted(self, "tree_")
+        check_fitted(self, "tree_")
         depth = self._check_depth(depth)
         out = []
         for nd in sorted(self.tree_.leaves(depth), key=lambda n: n.node_id):
@@ -547,7 +566,7 @@ class _TranslatorBase(BaseEstimator):
                 label="uncertain" if uncertain else pred, predicted_label=pred, uncertain=uncertain,
                 positive_rate=nd.positive_rate, entropy=nd.entropy, n_samples=nd.n_samples, bounding_box=bbox,
                 boundary=None if bnd is None else Polytope(bnd.c[None, :], np.array([bnd.b])),
-                feature_names=tuple(self.feature_names_in_)))
+                feature_names=tuple(render_names(self))))
         return out
 
     def render(self, depth: int | None = None, feature_names: Any = None) -> str:
@@ -663,10 +682,8 @@ class TREPANClassifier(_TranslatorBase):
                          random_state=random_state)
         self.criterion = criterion
 
-    def _validate(self) -> None:
-        super()._validate()
-        if self.criterion not in ("gain", "gain_ratio"):
-            raise InputError(f"criterion must be 'gain' or 'gain_ratio', got {self.criterion!r}")
+    _parameter_constraints: dict = {**_TranslatorBase._parameter_constraints,
+                                     "criterion": [StrOptions({"gain", "gain_ratio"})]}
 
     def _split(self, X: np.ndarray, y: np.ndarray, path: str) -> Split | None:
         return best_axis_split(X, y, criterion=self.criterion)

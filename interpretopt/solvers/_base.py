@@ -386,7 +386,15 @@ class PyomoFactoryBackend(SolverBackend):
         import pyomo.environ as pe
 
         logging.getLogger("pyomo.solvers").setLevel(logging.ERROR)
-        return pe.SolverFactory(self.name)
+        # an unknown name makes SolverFactory log a warning with a traceback on "pyomo.opt"
+        # before returning an UnknownSolver; the caller reports the name cleanly instead
+        opt_log = logging.getLogger("pyomo.opt")
+        level = opt_log.level
+        opt_log.setLevel(logging.CRITICAL)
+        try:
+            return pe.SolverFactory(self.name)
+        finally:
+            opt_log.setLevel(level)
 
     def known(self) -> bool:
         from pyomo.opt.base.solvers import UnknownSolver

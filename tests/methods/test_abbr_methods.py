@@ -100,7 +100,7 @@ def test_baseline_builds_consistent_pool(data, support_of):
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    ({"s": 0.0}, "target support"), ({"s": 1.0}, "target support"), ({"s": 1.2}, "target support"),
+    ({"s": 0.0}, "'s' parameter.*Got 0.0"), ({"s": 1.0}, "'s' parameter.*Got 1.0"), ({"s": 1.2}, "Got 1.2"),
     ({"L": 0}, "L"), ({"M": 0}, "M"),
 ])
 def test_bad_parameters(data, kwargs, match):

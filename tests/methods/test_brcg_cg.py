@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpretopt.exceptions import InputError, SolverError
+from interpretopt.exceptions import ParameterError, InputError, SolverError
 from interpretopt.formulations import brcg as F
 from interpretopt.heuristics.beam import BeamPricer, beam_search
 from interpretopt.methods.brcg import BRCGClassifier, column_generation
@@ -203,5 +203,5 @@ def test_lp_solver_without_duals_is_an_error():
     X, y = tiny(0)
     with pytest.raises(SolverError, match="duals"):
         column_generation(X, y, SPECS["C"], solver="ortools_cpsat")
-    with pytest.raises(SolverError, match="duals"):
+    with pytest.raises(ParameterError, match="'solver' parameter .* providing LP duals.* Got 'cbc'"):
         BRCGClassifier(binarizer="passthrough", solver="cbc").fit(X.astype(int), y)

@@ -158,5 +158,8 @@ def test_single_class_labels_give_a_constant_rule_set():
     m0 = BRCGClassifier(binarizer="quantile", n_thresholds=3).fit(X, np.zeros(30, int))
     assert m0.rules_.n_rules == 0 and not m0.predict(X).any() and m0.stop_reason_ == "single_class"
     m1 = BRCGClassifier(binarizer="quantile", n_thresholds=3).fit(X, np.ones(30, int))
-    assert m1.predict(X).all() and np.array_equal(m1.rules_.predict(X), m1.predict(X))
-    assert m1.objective_ == pytest.approx(m1.lambda0)
+    # one class c: classes_ = [c], no rule is needed and every prediction is c
+    assert m1.classes_.tolist() == [1] and m1.rules_.n_rules == 0 and m1.predict(X).tolist() == [1] * 30
+    assert m1.objective_ == 0.0
+    m2 = BRCGClassifier(binarizer="quantile", n_thresholds=3, target_class=0).fit(X, np.full(30, "yes"))
+    assert m2.predict(X).tolist() == ["yes"] * 30

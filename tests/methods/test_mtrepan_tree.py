@@ -187,7 +187,7 @@ def test_pandas_names_and_plot(circle_fit, tmp_path):
     X, est = circle_fit
     df = pd.DataFrame(X, columns=["h", "v"])
     est2 = MTREPANClassifier(max_depth=3, random_state=0, **FAST).fit(df, CircleTarget())
-    assert est2.feature_names_in_ == ["h", "v"]
+    assert list(est2.feature_names_in_) == ["h", "v"]
     assert "h" in est2.render()
     ax = est.plot_2d(CircleTarget(), resolution=60)
     assert len(ax.patches) == est.leaf_count()
