@@ -35,12 +35,22 @@ Example
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from interpretopt._validation import check_X, check_in_range, check_int, feature_names_of
+from interpretopt._validation import (
+    RANDOM_STATE,
+    ContractMixin,
+    check_fitted,
+    check_in_range,
+    check_int,
+    validate_data,
+)
 from interpretopt.evaluation.diff_metrics import diff_metrics, fidelity as _fidelity
 from interpretopt.exceptions import InputError, InterpretoptError
 from interpretopt.heuristics import jst as _jst
@@ -100,24 +110,12 @@ def _labels_from(X_raw: Any, source: Any, name: str, n: int) -> np.ndarray:
     return y
 
 
-def _needs_encoding(X: Any) -> bool:
-    import pandas as pd
-
-    return isinstance(X, pd.DataFrame) and any(
-        isinstance(t, pd.CategoricalDtype) or not (pd.api.types.is_numeric_dtype(t) or pd.api.types.is_bool_dtype(t))
-        for t in X.dtypes)
+class _Encoded(np.ndarray):
+    """A feature matrix this estimator has already validated and encoded (internal calls)."""
 
 
-def _prepare(X: Any, a: Any, b: Any, encoder: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    Xa = check_X(encoder.transform(X) if encoder is not None else X)
-    n = Xa.shape[0]
-    y1 = _labels_from(X, a, "model1 / y1", n)
-    y2 = _labels_from(X, b, "model2 / y2", n)
-    if y1.shape[0] != y2.shape[0]:
-        raise InputError(f"the two label vectors differ in length: y1 has {y1.shape[0]}, y2 has {y2.shape[0]}")
-    if y1.shape[0] != n:
-        raise InputError(f"X has {n} rows but the labels have {y1.shape[0]}")
-    return Xa, y1, y2
+def _mark(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=float).view(_Encoded)
 
 
 def _sk_seed(random_state: Any) -> Any:
@@ -137,45 +135,58 @@ def _box_rule(lo: np.ndarray, hi: np.ndarray) -> Conjunction:
     return Conjunction(tuple(conds))
 
 
-class _DiffModel(BaseEstimator):
-    """Common surface of the diff models: ``predict_diff``, ``metrics``, ``score``, ``rule_stats``."""
+class _DiffModel(ContractMixin, BaseEstimator):
+    """Common surface of the diff models: ``predict_diff``, ``metrics``, ``score``, ``rule_stats``.
+
+    Input handling (every public method): ``X`` is validated by the project's
+    ``validate_data`` (shape, numbers, NaN, the columns seen in fit); string and category
+    columns are one-hot encoded by the :class:`~interpretopt.data.OneHotFrame` fitted in
+    ``fit`` (``encoder_``), so the rules refer to ``feature_names_`` (the indicator columns).
+    Parameters are checked against ``_parameter_constraints`` at the top of ``fit``.
+    """
 
     diff_rules_: Any = None
+    _parameter_constraints: dict = {}
 
-    def _check_fitted(self) -> None:
-        if not hasattr(self, "n_features_in_"):
-            raise InterpretoptError(f"this {type(self).__name__} is not fitted yet; call fit(X, model1, model2) first")
+    def _encode(self, Xv: Any) -> np.ndarray:
+        enc = getattr(self, "encoder_", None)
+        return Xv.to_numpy(dtype=float) if enc is None else enc.transform(Xv)
 
     def _fit_input(self, X: Any, a: Any, b: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Validate the fit input; a DataFrame with string / category columns is one-hot encoded
-        (the encoder is kept in ``encoder_`` and applied again by every later call)."""
-        self.encoder_ = None
-        if _needs_encoding(X):
-            from interpretopt.data import OneHotFrame
+        """Validate the fit input and the two label sources; fit the one-hot encoder."""
+        from interpretopt.data import OneHotFrame
 
-            self.encoder_ = OneHotFrame().fit(X)
-        Xa, y1, y2 = _prepare(X, a, b, self.encoder_)
-        self.n_features_in_ = Xa.shape[1] if self.encoder_ is None else len(self.encoder_.input_columns_)
-        self.feature_names_in_ = feature_names_of(X, self.n_features_in_)
-        self.feature_names_ = (list(self.encoder_.feature_names_out_) if self.encoder_ is not None
-                               else list(self.feature_names_in_))
+        self._validate_params()
+        Xv = validate_data(self, X, reset=True, categorical=True)
+        cats = [c for c in Xv.columns if isinstance(Xv[c].dtype, pd.CategoricalDtype)]
+        self.encoder_ = OneHotFrame(tuple(cats)).fit(Xv) if cats else None
+        Xa = self._encode(Xv)
+        names = [str(c) for c in Xv.columns]
+        self.feature_names_ = list(self.encoder_.feature_names_out_) if self.encoder_ is not None else names
         self.n_features_ = Xa.shape[1]
-        return Xa, y1, y2
+        y1, y2 = self._labels(X, a, b, Xa.shape[0])
+        return _mark(Xa), y1, y2
+
+    @staticmethod
+    def _labels(X_raw: Any, a: Any, b: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
+        y1 = _labels_from(X_raw, a, "model1 / y1", n)
+        y2 = _labels_from(X_raw, b, "model2 / y2", n)
+        if y1.shape[0] != y2.shape[0]:
+            raise InputError(f"the two label vectors differ in length: y1 has {y1.shape[0]}, y2 has {y2.shape[0]}")
+        if y1.shape[0] != n:
+            raise InputError(f"X has {n} rows but the labels have {y1.shape[0]}")
+        return y1, y2
 
     def _check_X(self, X: Any) -> np.ndarray:
-        self._check_fitted()
-        enc = getattr(self, "encoder_", None)
-        if enc is not None and not isinstance(X, np.ndarray):
-            X = enc.transform(X)
-        Xa = check_X(X)
-        d = getattr(self, "n_features_", self.n_features_in_)
-        if Xa.shape[1] != d:
-            raise InputError(f"X has {Xa.shape[1]} features but the model was fitted with {d}")
-        return Xa
+        check_fitted(self, "n_features_in_")
+        if isinstance(X, _Encoded):
+            return X
+        return _mark(self._encode(validate_data(self, X, reset=False, categorical=True)))
 
     def _prepare(self, X: Any, a: Any, b: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        enc = getattr(self, "encoder_", None)
-        return _prepare(X, a, b, enc if (enc is not None and not isinstance(X, np.ndarray)) else None)
+        Xa = self._check_X(X)
+        y1, y2 = self._labels(X, a, b, Xa.shape[0])
+        return Xa, y1, y2
 
     def _rule_masks(self, Xa: np.ndarray) -> np.ndarray:
         """Coverage (n_rules, n) of the diff rules."""
@@ -228,7 +239,7 @@ class _DiffModel(BaseEstimator):
 
     def render_rules(self, feature_names: Any = None) -> str:
         """The diff rules as numbered text, each with its training support and precision."""
-        self._check_fitted()
+        check_fitted(self, "n_features_in_")
         names = feature_names if feature_names is not None else getattr(self, "feature_names_", None)
         rules = self.diff_rules_
         if rules is None:
@@ -308,6 +319,14 @@ class IMDExplainer(_DiffModel):
         Input columns; ``feature_names_`` are the columns the rules refer to (the one-hot
         indicator columns when ``X`` had string or category columns, see ``encoder_``).
     """
+
+    _parameter_constraints: dict = {
+        "max_depth": [Interval(Integral, 1, None, closed="left")],
+        "criterion": [StrOptions(set(_jst.CRITERIA))],
+        "divergence": [StrOptions({"simplified", "general"}), None],
+        "alpha": [Interval(Real, 0, 1, closed="both"), None],
+        "refine": [Interval(Integral, 0, None, closed="left")],
+    }
 
     def __init__(self, *, max_depth: int = 6, criterion: str = "entropy", divergence: str | None = None,
                  alpha: float | None = None, refine: int = 0) -> None:
@@ -395,7 +414,7 @@ class IMDExplainer(_DiffModel):
 
     def rule_stats(self, X: Any, model1: Any, model2: Any) -> dict[str, np.ndarray]:
         """Support and precision of every diff rule on ``X`` (see :meth:`_DiffModel.rule_stats`)."""
-        self._check_fitted()
+        check_fitted(self, "n_features_in_")
         Xa, y1, y2 = self._prepare(X, model1, model2)
         return self._region_stats(Xa, y1 != y2)
 
@@ -460,11 +479,11 @@ class IMDExplainer(_DiffModel):
         """Surrogate of model 2."""
         return self.classes_[self.surrogate2_.predict(self._check_X(X))]
 
-    def predict_diff(self, X: Any, *, source: str = "rules") -> np.ndarray:
+    def predict_diff(self, X: Any, *, source: str = "surrogates") -> np.ndarray:
         """``D-hat(x)`` (int8 0/1).
 
-        ``source="rules"`` evaluates the diff rule set; ``"surrogates"`` compares the two
-        surrogates; ``"regions"`` tests the diff boxes directly. All three agree.
+        ``source="surrogates"`` (default) compares the two surrogates; ``"rules"`` evaluates
+        the diff rule set; ``"regions"`` tests the diff boxes directly. All three agree.
         """
         Xa = self._check_X(X)
         if source == "rules":
@@ -499,7 +518,7 @@ class IMDExplainer(_DiffModel):
 
     def refined(self, X: Any, model1: Any, model2: Any, iterations: int = 1) -> "IMDExplainer":
         """A copy refined ``iterations`` more times on ``(X, model1, model2)``."""
-        self._check_fitted()
+        check_fitted(self, "n_features_in_")
         iterations = check_int("iterations", iterations, 0)
         Xa, y1, y2 = self._prepare(X, model1, model2)
         index = {v: i for i, v in enumerate(self.classes_.tolist())}
@@ -511,8 +530,10 @@ class IMDExplainer(_DiffModel):
         other = type(self)(**self.get_params())
         other.refine = self.refine + iterations
         other.classes_ = self.classes_
-        for attr in ("n_features_in_", "feature_names_in_", "feature_names_", "n_features_", "encoder_"):
-            setattr(other, attr, getattr(self, attr))
+        for attr in ("n_features_in_", "feature_names_in_", "feature_names_", "n_features_", "encoder_",
+                     "_feature_kinds", "_feature_categories"):
+            if hasattr(self, attr):
+                setattr(other, attr, getattr(self, attr))
         other._set_tree(_jst.refine(self.jst_, Xa, codes1, codes2, iterations), Xa, codes1, codes2)
         return other
 
@@ -521,21 +542,21 @@ class IMDExplainer(_DiffModel):
         """Diff rules as text, grouped by or-node."""
         from interpretopt.methods.imd_render import render_diff_rules
 
-        self._check_fitted()
+        check_fitted(self, "n_features_in_")
         return render_diff_rules(self, feature_names)
 
     def to_dot(self, feature_names: Any = None, **kwargs: Any) -> str:
         """The JST as Graphviz DOT text (Figure 2 style)."""
         from interpretopt.methods.imd_render import jst_to_dot
 
-        self._check_fitted()
+        check_fitted(self, "n_features_in_")
         return jst_to_dot(self, feature_names, **kwargs)
 
     def plot(self, ax: Any = None, feature_names: Any = None, **kwargs: Any):
         """Draw the JST with matplotlib (Graphviz ``dot`` layout when installed)."""
         from interpretopt.methods.imd_render import plot_jst
 
-        self._check_fitted()
+        check_fitted(self, "n_features_in_")
         return plot_jst(self, ax=ax, feature_names=feature_names, **kwargs)
 
 
@@ -550,6 +571,11 @@ def _normalized(v: np.ndarray) -> np.ndarray:
 class SeparateSurrogates(IMDExplainer):
     """Two independently grown surrogate trees; diff rules from intersecting leaf pairs with
     different labels (the JST with the general divergence condition and ``alpha = 1``)."""
+
+    _parameter_constraints: dict = {
+        "max_depth": [Interval(Integral, 1, None, closed="left")],
+        "criterion": [StrOptions(set(_jst.CRITERIA))],
+    }
 
     def __init__(self, *, max_depth: int = 6, criterion: str = "entropy") -> None:
         self.max_depth = max_depth
@@ -573,6 +599,12 @@ class DirectDT(_DiffModel):
         scikit-learn's criterion (its default, as in the paper's setup).
     random_state : int, optional
     """
+
+    _parameter_constraints: dict = {
+        "max_depth": [Interval(Integral, 1, None, closed="left")],
+        "criterion": [StrOptions({"gini", "entropy", "log_loss"})],
+        "random_state": RANDOM_STATE,
+    }
 
     def __init__(self, *, max_depth: int = 6, criterion: str = "gini", random_state: Any = None) -> None:
         self.max_depth = max_depth
@@ -598,11 +630,17 @@ class DirectDT(_DiffModel):
         return self
 
     def predict_diff(self, X: Any) -> np.ndarray:
-        return self.tree_.predict(self._check_X(X)).astype(np.int8)
+        Xa = self._check_X(X)
+        return self.tree_.predict(Xa).astype(np.int8)
 
 
 class DirectGB(_DiffModel):
     """Gradient boosting (``max_depth=6``, other scikit-learn defaults) on ``D``; no rules."""
+
+    _parameter_constraints: dict = {
+        "max_depth": [Interval(Integral, 1, None, closed="left")],
+        "random_state": RANDOM_STATE,
+    }
 
     def __init__(self, *, max_depth: int = 6, random_state: Any = None) -> None:
         self.max_depth = max_depth
@@ -669,6 +707,13 @@ class BRCGDiff(_DiffModel):
         ``R1`` and ``R2`` over the input features (``TRUE`` / empty for a constant model).
     diff_rules_ : RuleSet
     """
+
+    _parameter_constraints: dict = {
+        "brcg_params": [dict, None],
+        "grounded": ["boolean"],
+        "construction": [StrOptions({"xor", "union"})],
+        "max_terms": [Interval(Integral, 1, None, closed="left")],
+    }
 
     def __init__(self, *, brcg_params: dict | None = None, grounded: bool = True, construction: str = "xor",
                  max_terms: int = 20000) -> None:

@@ -44,7 +44,7 @@ def test_string_categoricals_are_one_hot_encoded():
     y1 = (size > 0).astype(int)
     y2 = ((size > 0) | (colour == "red")).astype(int)
     imd = IMDExplainer(max_depth=3).fit(X, y1, y2)
-    assert imd.feature_names_in_ == ["colour", "size"]
+    assert list(imd.feature_names_in_) == ["colour", "size"]
     assert imd.feature_names_ == ["colour=blue", "colour=green", "colour=red", "size"]
     d_hat = imd.predict_diff(X)
     assert np.mean(d_hat == (y1 != y2)) > 0.95
