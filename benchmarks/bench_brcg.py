@@ -155,7 +155,7 @@ def main(argv=None) -> int:
         tm = est.timings_
         loop = tm["build"] + tm["lp"] + tm["pricing"]
         print(f"ours     fit {t_ours:8.2f} s  objective {ours_obj:.6f}  rules {len(est.clauses_):3d}  "
-              f"iterations {est.n_iter_}  columns {est.n_columns_}  LP bound {est.lp_bound_:.6f}  "
+              f"iterations {est.n_iter_}  columns {est.n_columns_}  restricted LP {est.restricted_lp_:.6f}  lower bound {est.lower_bound_:.6f}  "
               f"gap {est.gap_:.4f}  stop {est.stop_reason_}")
         print(f"         building {tm['build']:.2f} s ({100 * tm['build'] / max(loop, 1e-9):.1f} % of the CG loop "
               f"{loop:.2f} s; target < 25 %), LP {tm['lp']:.2f} s, pricing {tm['pricing']:.2f} s, "
@@ -187,7 +187,7 @@ def main(argv=None) -> int:
                 continue
             e, t = fit_ours(Xb, y, l0, l1, solver=lp)
             print(f"backend  master LP {lp:13s} fit {t:7.2f} s  LP {e.timings_['lp']:.2f} s  "
-                  f"LP bound {e.lp_bound_:.6f}  objective {e.objective_:.6f}")
+                  f"restricted LP {e.restricted_lp_:.6f}  objective {e.objective_:.6f}")
         for mip in ("highs", "ortools_scip", "cbc"):
             if mip not in solvers:
                 continue

@@ -58,7 +58,9 @@ def run_demo(*, random_state: int = 0, solver: str = "highs", echo: Callable[[st
         echo("Predict class 1 when")
         echo(model.render())
         echo(f"test fidelity to the forest {out['brcg_fidelity']:.3f}; {len(model.rules_)} rules; "
-             f"LP bound {model.lp_bound_:.4f}, integer objective {model.objective_:.4f}, gap {model.gap_:.2%}")
+             f"objective {model.objective_:.4f}, valid lower bound {model.lower_bound_:.4f} "
+             f"(gap {model.gap_:.2%}, status {model.status_}; restricted LP {model.restricted_lp_:.4f}, "
+             f"proven {model.proven_})")
 
     def crl() -> None:
         from interpretopt.methods.crl import CompanionRuleList
@@ -108,7 +110,7 @@ def run_demo(*, random_state: int = 0, solver: str = "highs", echo: Callable[[st
         model = MTREPANClassifier(max_depth=4, solver=solver, random_state=random_state).fit(Xc[ctr], target)
         par = model.parity(target, Xc[cte])
         out["mtrepan_parity"] = float(par["model_parity"])
-        leaves = model.explain()
+        leaves = model.leaves()
         echo(f"circle: RandomForest on {len(ctr)} points; MTRE-PAN depth 4 has {len(leaves)} leaves, e.g.")
         for leaf in leaves[:2]:
             echo(leaf.render(list(circle.feature_names)))

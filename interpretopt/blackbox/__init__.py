@@ -7,10 +7,12 @@ available (XGBoost models need ``pip install interpretopt[xgboost]``). Fit the m
 
 Names: IMD Table 5 ``LR, KN1, KN2, MLP1, MLP2, DT1, DT2, GB, RF1, RF2, GNB``; ABBR ``RF500``;
 CRL ``CRL_RF, CRL_ADA, CRL_XGB``; "What changed" ``WC_LR, WC_RF, WC_XGB``; MTRE-PAN
-``MTREPAN_NET`` (:class:`MTREPANNetwork`).
+``MTREPAN_NET`` (:class:`MTREPANNetwork`). Synthetic targets given by a formula:
+:class:`CircleTarget` (the MTRE-PAN circle).
 """
 
 from interpretopt.blackbox._mtrepan_net import MTREPANNetwork
+from interpretopt.blackbox._targets import CircleTarget
 from interpretopt.blackbox._zoo import (
     MODELS,
     ModelSpec,
@@ -21,6 +23,7 @@ from interpretopt.blackbox._zoo import (
 )
 
 __all__ = [
+    "CircleTarget",
     "MODELS",
     "MTREPANNetwork",
     "ModelSpec",

@@ -43,9 +43,72 @@ and ``r_i = s`` (the loss scale: 1, or ``1/n`` in the light form) on ``Z``, and
 The aggregated P-rows are valid only with ``delta_i`` binary; a returned clause is always
 re-priced exactly with :func:`reduced_costs`.
 
-This module only builds models and reads answers (``build_*``, ``extract_*``) and states
-the same mathematics as arrays (``master_arrays``, ``master_columns``, ``pricing_arrays``)
-for the direct incremental solver path; it never solves.
+Lower bounds during column generation (Lagrangian / Farley bound)
+------------------------------------------------------------------
+The restricted master's LP value bounds nothing by itself: it is the value over the
+columns generated so far, and it is *above* the LP over all clauses until column
+generation has converged. A valid lower bound comes from Lagrangian duality. Write the
+master with weighted rows: positive row ``i`` has weight ``s_i`` (the loss scale times its
+sample weight, e.g. its multiplicity after equal rows are merged), clause ``k`` costs
+``f_k = (loss scale) (weighted negatives it covers) + p_k - g [k in U]`` with ``p_k =
+lambda0 + lambda1 |k|`` in the light form (0 in the constraint form) and ``g`` the
+grounding penalty, the objective has the constant ``g |U|``; grounding columns have
+``0 <= w_u <= 1``, all other columns ``w_k >= 0``. Take *any* multipliers
+``mu_i in [0, s_i]`` for rows (2) and ``lambda >= 0`` for row (3) (the restricted master's
+duals, clipped to these intervals) and the reduced costs
+``rc_k = f_k - sum_{i in P, k in K_i} mu_i + lambda c_k``. For every feasible ``(xi, w)``
+of the LP over *all* clauses::
+
+    obj = D0 + sum_i (s_i - mu_i) xi_i + sum_k rc_k w_k
+          + sum_i mu_i (xi_i + sum_{k in K_i} w_k - 1) + lambda (C - sum_k c_k w_k)
+        >= D0 + G + sum_{k not in U} rc_k w_k                                     (B1)
+
+with ``D0 = g |U| + sum_i mu_i - lambda C`` and ``G = sum_{u in U} min(0, rc_u)``: the two
+bracketed terms are >= 0 by feasibility and ``mu, lambda >= 0``, ``(s_i - mu_i) xi_i >= 0``,
+and ``rc_u w_u >= min(0, rc_u)`` because ``0 <= w_u <= 1``. Row (3)'s dual enters twice:
+through ``lambda c_k`` in every reduced cost and through ``-lambda C`` in ``D0``; the
+bounds ``w_u <= 1`` enter through ``G`` (at the restricted optimum ``D0 + G`` is the dual
+objective including the bound duals, i.e. the restricted LP value). The last sum in (B1)
+runs over exponentially many clauses. Let ``q_k`` be ``c_k`` (constraint form) or ``p_k``
+(light form), ``q_min`` its smallest value over clauses of one or more literals, ``rho <=
+min(0, min_{k not in U} rc_k / q_k)`` and ``rc_min <= min(0, min_{k not in U} rc_k)``:
+
+* constraint form: ``sum_{k not in U} c_k w_k <= C`` for every feasible ``w`` (row (3)), so
+  the number (weighted by complexity) of clauses in any LP solution is at most ``C`` and::
+
+      LB = D0 + G + rho C                                                         (B2)
+
+* light form: every part of the objective is >= 0 (loss, ``p_k w_k``, ``g (1 - w_u)``), so
+  an optimal ``w*`` has ``sum_{k not in U} p_k w*_k <= OPT``: the total penalty of the
+  columns of an optimal LP solution is at most its value. (B1) then gives
+  ``OPT >= D0 + G + rho OPT``, i.e. Farley's bound::
+
+      LB = (D0 + G) / (1 - rho)                                                   (B3)
+
+* both forms: an optimal basic solution has at most ``m`` nonzero ``w_k`` outside ``U``
+  (``m`` = number of master rows; such columns have no finite upper bound, so they are
+  basic), and capping each at 1 keeps it feasible and optimal (their costs are >= 0), so
+  also::
+
+      LB' = D0 + G + m rc_min                                                     (B4)
+
+  which is the only bound of the light form when ``lambda0 = lambda1 = 0``.
+
+``rho`` and ``rc_min`` use the exact reduced costs of the columns of the restricted master
+and a lower bound ``rc_outside`` on the reduced cost of every other clause: since ``q_k >=
+q_min``, ``rc_k / q_k >= rc_outside / q_min`` when ``rc_outside < 0``. Exact pricing gives
+``rc_outside`` (the pricing MILP's optimum, or its dual bound when it stops early); a bound
+that is always available at the cost of one matrix-vector product is
+:func:`depth1_bound`. The objective is nonnegative, so ``max(LB, LB', 0)`` is reported; it
+bounds the LP relaxation over all clauses of up to ``D`` literals, hence the integer
+problem (1)-(4) / (5). At convergence with exact pricing ``rc_outside >= 0``, so ``rho =
+rc_min = 0`` and the bound equals the restricted LP value: :func:`lagrangian_bound` is
+tight exactly when column generation has converged.
+
+This module only builds models and reads answers (``build_*``, ``extract_*``), states the
+same mathematics as arrays (``master_arrays``, ``master_columns``, ``pricing_arrays``) for
+the direct incremental solver path, and evaluates the bounds above from multipliers; it
+never solves.
 """
 
 from __future__ import annotations
@@ -72,6 +135,11 @@ __all__ = [
     "master_objective",
     "pricing_weights",
     "reduced_costs",
+    "LagrangianBound",
+    "lagrangian_bound",
+    "lagrangian_terms",
+    "depth1_bound",
+    "unique_rows",
     "build_pricing",
     "set_pricing_objective",
     "extract_pricing",
@@ -179,19 +247,21 @@ def _weights(sample_weight, n: int) -> np.ndarray:
     return w
 
 
-def aggregate_samples(cover, y):
+def aggregate_samples(cover, y, sample_weight=None):
     """Merge samples with the same label and the same coverage over the columns.
 
     The master depends on a sample only through its label and coverage row, so the merged
-    problem (each row weighted by its multiplicity) has the same objective for every
-    selection. Returns ``(cover_u (m, K) bool, y_u (m,), weight (m,))``.
+    problem (each row weighted by the total weight of its copies) has the same objective
+    for every selection. Returns ``(cover_u (m, K) bool, y_u (m,), weight (m,))``.
     """
     yb = _check_y(y)
     cov = _as_cover(cover, yb.shape[0]).toarray()
+    sw = _weights(sample_weight, yb.shape[0])
     key = np.concatenate([yb[:, None], cov], axis=1)
     packed = np.packbits(key, axis=1)
-    _, first, counts = np.unique(packed, axis=0, return_index=True, return_counts=True)
-    return cov[first], yb[first].astype(np.int8), counts.astype(float)
+    _, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
+    weight = np.bincount(inverse.reshape(-1), weights=sw, minlength=first.size)
+    return cov[first], yb[first].astype(np.int8), weight.astype(float)
 
 
 def _grounding_mask(grounding: Sequence[int] | np.ndarray, K: int) -> np.ndarray:
@@ -425,6 +495,172 @@ def reduced_costs(cover, n_literals, r, a: float, b: float) -> np.ndarray:
     return a + b * np.asarray(n_literals, dtype=float) + np.asarray(cov.T @ np.asarray(r, dtype=float)).ravel()
 
 
+def unique_rows(X_bin, y, sample_weight=None):
+    """Merge samples with the same binarized row and the same label into one weighted row.
+
+    The master and the pricing problem depend on a sample only through its literal pattern
+    and its label, so the merged problem (each row weighted by the total weight of its
+    copies) has the same objective for every clause and every selection.
+
+    Returns
+    -------
+    X_u : (m, J) bool
+    y_u : (m,) int8
+    weight : (m,) float
+    inverse : (n,) int
+        ``X_u[inverse] == X_bin`` row by row.
+    """
+    X = np.asarray(X_bin, dtype=bool)
+    yb = _check_y(y)
+    if X.ndim != 2 or X.shape[0] != yb.shape[0]:
+        raise InputError(f"X_bin must be 2-D with one row per label, got shape {X.shape} for {yb.shape[0]} labels")
+    sw = _weights(sample_weight, yb.shape[0])
+    key = np.packbits(np.concatenate([yb[:, None], X], axis=1), axis=1)
+    _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    weight = np.bincount(inverse, weights=sw, minlength=first.size)
+    return X[first], yb[first].astype(np.int8), weight, inverse
+
+
+def depth1_bound(X_bin, r, a: float, b: float) -> float:
+    """A lower bound on the reduced cost ``a + b |k| + r @ delta_k`` of *every* clause of one or more literals.
+
+    A clause's coverage is contained in the coverage of each of its literals, so a clause
+    of two or more literals costs at least ``a + 2 b + min_j sum_{i covered by j} min(r_i, 0)``;
+    single literals are priced exactly. One matrix-vector product; no search.
+    """
+    X = np.asarray(X_bin)
+    r = np.asarray(r, dtype=float)
+    if X.shape[1] == 0:
+        return np.inf
+    Xf = X.astype(float, copy=False)
+    singles = a + b + Xf.T @ r
+    longer = a + 2.0 * b + float(np.min(Xf.T @ np.minimum(r, 0.0)))
+    return float(min(np.min(singles), longer))
+
+
+@dataclass(frozen=True)
+class LagrangianBound:
+    """The parts of eqs. (B1)-(B4) that do not depend on the clauses outside the master.
+
+    ``value(rc_outside)`` is the bound for a given lower bound on the reduced cost of every
+    clause that is not a column; ``rc_needed(target)`` is the largest ``-rc_outside`` for
+    which the bound still reaches ``target`` (a pricing cutoff: proving that no clause has
+    a reduced cost below ``-rc_needed(target)`` proves the bound ``target``).
+
+    Attributes
+    ----------
+    d0 : float
+        ``D0 + G`` of (B1).
+    rc_min_cols, ratio_cols : float
+        ``min(0, rc_k)`` and ``min(0, rc_k / q_k)`` over the non-grounding columns.
+    m_rows : int
+        Rows of the master (the ``m`` of (B4)).
+    q_min : float
+        Smallest ``q_k`` of a clause of one or more literals.
+    C : float or None
+        Complexity bound (constraint form), ``None`` in the light form.
+    """
+
+    d0: float
+    rc_min_cols: float
+    ratio_cols: float
+    m_rows: int
+    q_min: float
+    C: float | None
+
+    def value(self, rc_outside: float) -> float:
+        rc_out = float(rc_outside)
+        rc_min = min(0.0, self.rc_min_cols, rc_out)
+        candidates = [0.0]
+        if np.isfinite(rc_min):
+            candidates.append(self.d0 + self.m_rows * rc_min)
+        if self.q_min > 0:
+            rho = min(0.0, self.ratio_cols, rc_out / self.q_min if rc_out < 0 else 0.0)
+            if np.isfinite(rho):
+                candidates.append(self.d0 + rho * self.C if self.C is not None else self.d0 / (1.0 - rho))
+        return float(max(candidates))
+
+    def rc_needed(self, target: float) -> float:
+        """Largest ``eps >= 0`` with ``value(-eps) >= target`` (0 when no ``eps`` reaches it)."""
+        eps = 0.0
+        if self.m_rows > 0 and self.rc_min_cols * self.m_rows + self.d0 >= target:
+            eps = max(eps, (self.d0 - target) / self.m_rows)
+        if self.q_min > 0:
+            rho_t = (target - self.d0) / self.C if self.C is not None else (1.0 - self.d0 / target if target > 0 else 0.0)
+            if rho_t <= 0 and self.ratio_cols >= rho_t:
+                eps = max(eps, -rho_t * self.q_min)
+        return float(max(eps, 0.0))
+
+
+def lagrangian_terms(spec: MasterSpec, y, mu, lam: float, cover, n_literals, *, grounded=None,
+                     sample_weight=None) -> LagrangianBound:
+    """The terms of eqs. (B1)-(B4) for multipliers ``mu`` (rows (2)) and ``lam`` (row (3)).
+
+    Parameters
+    ----------
+    spec : MasterSpec
+    y : (n,) {0, 1}
+        Labels of the master's rows.
+    mu : (n_pos,) float
+        Multipliers of rows (2) in the order of the positive rows (clipped to ``[0, s_i]``).
+    lam : float
+        Multiplier of row (3) (clipped to ``>= 0``; ignored in the light form).
+    cover : (n, K) bool or sparse
+        Coverage of the columns of the restricted master.
+    n_literals : (K,) int
+    grounded : (K,) bool or None
+        Which columns are grounding clauses (bounded by 1).
+    sample_weight : (n,) or None
+        Row weights (multiplicities of merged rows).
+    """
+    yb = _check_y(y)
+    cov = _as_cover(cover, yb.shape[0])
+    K = cov.shape[1]
+    n_literals = np.asarray(n_literals, dtype=float).reshape(-1)
+    if n_literals.shape[0] != K:
+        raise InputError(f"n_literals has {n_literals.shape[0]} entries for {K} columns")
+    grounded = np.zeros(K, dtype=bool) if grounded is None else np.asarray(grounded, dtype=bool).reshape(-1)
+    if grounded.shape[0] != K:
+        raise InputError(f"grounded has {grounded.shape[0]} entries for {K} columns")
+    sw = _weights(sample_weight, yb.shape[0])
+    s = spec.loss_scale * sw[yb]
+    mu = np.asarray(mu, dtype=float).reshape(-1)
+    if mu.shape[0] != s.shape[0]:
+        raise InputError(f"mu has {mu.shape[0]} entries for {s.shape[0]} positive rows")
+    mu = np.clip(np.nan_to_num(mu, nan=0.0), 0.0, s)
+    constraint = spec.form == "constraint"
+    lam = max(float(lam or 0.0), 0.0) if constraint else 0.0
+    g = spec.grounding_penalty
+    r, a, b = pricing_weights(yb.astype(np.int8), mu, lam, spec, sample_weight=sw)
+    rc = reduced_costs(cov, n_literals, r, a, b) - g * grounded if K else np.zeros(0)
+    d0 = g * float(grounded.sum()) + float(mu.sum()) - (lam * float(spec.C) if constraint else 0.0)
+    d0 += float(np.minimum(rc[grounded], 0.0).sum())
+    free = ~grounded
+    q = spec.clause_complexity(n_literals[free]) if constraint else spec.clause_penalty(n_literals[free])
+    q_min = float(spec.clause_complexity(np.ones(1))[0] if constraint else spec.clause_penalty(np.ones(1))[0])
+    rcf = rc[free]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = np.where(q > 0, rcf / np.where(q > 0, q, 1.0), np.where(rcf < 0, -np.inf, 0.0))
+    return LagrangianBound(d0=float(d0), rc_min_cols=min(0.0, float(rcf.min()) if rcf.size else 0.0),
+                           ratio_cols=min(0.0, float(ratios.min()) if ratios.size else 0.0),
+                           m_rows=int(yb.sum()) + (1 if constraint else 0), q_min=q_min,
+                           C=float(spec.C) if constraint else None)
+
+
+def lagrangian_bound(spec: MasterSpec, y, mu, lam: float, cover, n_literals, *, rc_outside: float,
+                     grounded=None, sample_weight=None) -> float:
+    """Valid lower bound on the LP over all clauses (hence on the integer master), eqs. (B1)-(B4).
+
+    ``rc_outside`` is a lower bound, at these multipliers, on the reduced cost of every
+    non-grounding clause that is not a column (``numpy.inf`` when every clause is a column,
+    ``-inf`` when nothing is known). Returns ``max(LB, LB', 0)`` of the module docstring;
+    the other parameters are those of :func:`lagrangian_terms`.
+    """
+    return lagrangian_terms(spec, y, mu, lam, cover, n_literals, grounded=grounded,
+                            sample_weight=sample_weight).value(rc_outside)
+
+
 def _zero_sets(X_bin: np.ndarray):
     """``S_i`` (literals equal to 0 for sample i) as a CSR matrix with unit entries."""
     return sp.csr_matrix(~np.asarray(X_bin, dtype=bool), dtype=float)
@@ -487,16 +723,29 @@ def build_pricing(X_bin, y, r, a: float, b: float, max_literals: int, *, exclude
                                - pyo.quicksum(m.z[j] for j in m.J if j not in set(excl[e])) <= len(excl[e]) - 1)
     m.obj = pyo.Objective(expr=m.a + m.b * pyo.quicksum(m.z[j] for j in m.J)
                           + pyo.quicksum(m.r[i] * m.delta[i] for i in m.I), sense=pyo.minimize)
+    # objective cutoff (only clauses of reduced cost <= cutoff are feasible); inactive until set
+    m.cutoff = pyo.Param(initialize=0.0, mutable=True)
+    m.cutoff_row = pyo.Constraint(expr=m.obj.expr <= m.cutoff)
+    m.cutoff_row.deactivate()
     return m
 
 
-def set_pricing_objective(m, r, a: float, b: float) -> None:
-    """Update the pricing objective in place (new duals); the model structure does not change."""
+def set_pricing_objective(m, r, a: float, b: float, cutoff: float | None = None) -> None:
+    """Update the pricing objective in place (new duals); the model structure does not change.
+
+    ``cutoff`` activates the row ``objective <= cutoff`` (an infeasible model then proves
+    that no clause has a reduced cost at or below it); ``None`` deactivates it.
+    """
     r = np.asarray(r, dtype=float)
     for i in m.I:
         m.r[i] = float(r[i])
     m.a = float(a)
     m.b = float(b)
+    if cutoff is None:
+        m.cutoff_row.deactivate()
+    else:
+        m.cutoff = float(cutoff)
+        m.cutoff_row.activate()
 
 
 def extract_pricing(m, *, threshold: float = 0.5) -> tuple[int, ...]:

@@ -15,13 +15,17 @@ estimate of the positive rate, eqs. 5-6) decides whether it is *uncertain* (entr
 its data pass to the children.
 
 Sampling on demand (Algorithm 2): the sampling box is the bounding box of the node's data
-widened by ``box_margin`` times each feature's range (clipped to the root box); points
-are drawn uniformly from it in batches, those inside the node's polytope (one vectorized
-``C x <= b`` test per batch) are labelled by the oracle, and batches continue until the
-variance of the positive-rate estimate, ``p (1 - p) / N`` (eq. 7), falls to
-``cutoff_variance`` or below. ``N`` counts the node's inherited data as well; at least one
-batch is drawn at every node (as in the authors' release), so a node holding a few
-inherited points of one class is not declared certain on them alone.
+widened by ``box_margin`` times each feature's range (clipped to the root box), as Section
+3.2 and the release (``HCUBE_MARGIN 0.05``) do; points are drawn uniformly from the node's
+polytope inside that box in batches (:mod:`interpretopt.heuristics.polytope_sampling`:
+rejection where it accepts enough, hit-and-run where the region is too thin for it, so
+sampling never gives up), labelled by the oracle, and batches continue until the variance
+of the positive-rate estimate, ``p (1 - p) / N`` (eq. 7), falls to ``cutoff_variance`` or
+below. ``N`` counts the node's inherited data as well; at least one batch is drawn at
+every node (as in the authors' release), so a node holding a few inherited points of one
+class is not declared certain on them alone. Each node's :class:`SamplingTrace` records
+whether eq. 7 was met; only an explicit cap (``max_node_samples``, or ``max_draws`` of the
+rejection sampler) or a region without interior can stop sampling before it is.
 
 Depth follows the paper's tables: the root has depth 1, and ``max_depth = D`` leaves at
 most ``D`` levels of nodes (a depth-1 tree is the root alone, a depth-2 tree has one
@@ -82,14 +86,36 @@ class Split:
 
 @dataclass
 class SamplingTrace:
-    """What sampling on demand did at one node."""
+    """What sampling on demand did at one node.
+
+    ``stopped_by`` is ``"variance"`` (eq. 7 met), ``"max_samples"`` (the per-node cap was
+    reached first), ``"draw_limit"`` (rejection's ``max_draws`` was reached first) or
+    ``"empty_region"`` (the sampling region has no interior); ``eq7_met`` says whether the
+    variance of the positive-rate estimate ended at or below the cutoff. ``method``,
+    ``acceptance``, ``n_draws``, ``n_steps``, ``n_chains``, ``burn_in``, ``thin`` and
+    ``tightened`` come from :class:`~interpretopt.heuristics.polytope_sampling.PolytopeSampler`.
+    ``variance_inflation`` (hit-and-run nodes with at least two points per chain): the
+    variance of the sampled points' positive rate estimated from the spread of the chains'
+    own rates, divided by eq. 7's ``p (1 - p) / n`` for independent points; above 1 when
+    successive points of a chain are correlated, so that eq. 7 understates the estimate's
+    variance by that factor.
+    """
 
     n_inherited: int = 0
     n_sampled: int = 0
     n_draws: int = 0
     n_batches: int = 0
     variance: float = float("nan")
-    stopped_by: str = ""  # "variance" | "max_samples" | "empty_region"
+    stopped_by: str = ""
+    eq7_met: bool = False
+    method: str = ""
+    acceptance: float = float("nan")
+    n_steps: int = 0
+    n_chains: int = 0
+    burn_in: int = 0
+    thin: int = 0
+    tightened: bool = False
+    variance_inflation: float = float("nan")
     variances: list = field(default_factory=list)
 
 
@@ -139,28 +165,26 @@ def node_rng(seed: int, path: str) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=key))
 
 
-def _inside(U: np.ndarray, C: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Rows of ``U`` with ``C u <= b``, in their order; the newest (last) constraints are
-    tested first and only the survivors go on, so thin regions cost little per draw."""
-    for k in range(C.shape[0] - 1, -1, -1):
-        U = U[U @ C[k] <= b[k]]
-        if U.shape[0] == 0:
-            break
-    return U
-
-
 def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle: Callable[[np.ndarray], np.ndarray],
                      rng: np.random.Generator, *, n_inherited: int, n_positive: int, cutoff_variance: float,
                      batch_size: int = 1000, min_batches: int = 1, max_samples: int | None = None,
-                     max_draw_factor: int = 100) -> tuple[np.ndarray, np.ndarray, SamplingTrace]:
-    """Algorithm 2: sample the node's polytope in batches until ``p (1 - p) / N <= cutoff_variance``.
+                     starts: np.ndarray | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
+                     burn_in: int | None = None, thin: int | None = None,
+                     max_draws: int | None = None) -> tuple[np.ndarray, np.ndarray, SamplingTrace]:
+    """Algorithm 2: sample the node's region in batches until ``p (1 - p) / N <= cutoff_variance`` (eq. 7).
+
+    Points are uniform in ``{x : C x <= b, lo <= x <= hi}`` (the node's polytope inside its
+    sampling box), drawn by :class:`~interpretopt.heuristics.polytope_sampling.PolytopeSampler`
+    (rejection while it accepts at least ``min_acceptance`` of its proposals, else
+    hit-and-run), so sampling never gives up on a thin region: only ``max_samples`` or
+    ``max_draws``, when set, stop it before eq. 7 is met, and the trace says so.
 
     Parameters
     ----------
     polytope : Polytope
         The node's region ``C x <= b``.
     lo, hi : ndarray (d,)
-        The sampling box (points are uniform in it, rejected outside the polytope).
+        The sampling box.
     oracle : callable
         ``oracle(X) -> {0, 1}`` labels.
     rng : numpy.random.Generator
@@ -169,15 +193,18 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
     cutoff_variance : float
         Stop once the variance of the positive-rate estimate is at most this (eq. 7).
     batch_size : int, default 1000
-        Accepted points per batch.
+        Points per batch.
     min_batches : int, default 1
         Batches drawn before the variance rule may stop sampling.
     max_samples : int or None
         Cap on the points sampled at this node (``None``: no cap; the variance rule alone
         stops, after at most ``1 / (4 cutoff_variance)`` points).
-    max_draw_factor : int, default 100
-        A batch gives up after ``max_draw_factor * batch_size`` draws (a region too thin
-        to hit by rejection); sampling then stops with ``stopped_by="empty_region"``.
+    starts : ndarray (k, d), optional
+        Points of the region (the node's data) to start hit-and-run chains from.
+    sampler : {"auto", "rejection", "hit_and_run"}, default "auto"
+    min_acceptance, burn_in, thin : see :class:`~interpretopt.heuristics.polytope_sampling.PolytopeSampler`
+    max_draws : int or None
+        Only with ``sampler="rejection"``: cap on box points drawn at this node.
 
     Returns
     -------
@@ -185,6 +212,8 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
     y_new : ndarray (m,) of {0, 1}
     trace : SamplingTrace
     """
+    from interpretopt.heuristics.polytope_sampling import PolytopeSampler
+
     lo = np.asarray(lo, dtype=float)
     hi = np.asarray(hi, dtype=float)
     d = lo.shape[0]
@@ -192,13 +221,8 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
     N, pos = int(n_inherited), int(n_positive)
     X_parts: list[np.ndarray] = []
     y_parts: list[np.ndarray] = []
-    C, b = polytope.C, polytope.b + 1e-12
-    if C.shape[0]:
-        # rows that no point of the box can violate need no test (the root box rows, usually)
-        worst = np.maximum(C * lo, C * hi).sum(axis=1)
-        keep = worst > b
-        C, b = C[keep], b[keep]
-    width = hi - lo
+    ps: PolytopeSampler | None = None
+    chain_pos = chain_n = None
     while True:
         if trace.n_batches >= min_batches and N > 0:
             p = pos / N
@@ -211,25 +235,23 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
             trace.stopped_by = "max_samples"
             break
         want = batch_size if max_samples is None else min(batch_size, max_samples - trace.n_sampled)
-        acc: list[np.ndarray] = []
-        n_acc = 0
-        draws = 0
-        chunk = max(2 * want, 256)
-        while n_acc < want and draws < max_draw_factor * batch_size:
-            U = lo + rng.random((chunk, d)) * width
-            draws += chunk
-            Uin = _inside(U, C, b)
-            if Uin.shape[0]:
-                acc.append(Uin)
-                n_acc += Uin.shape[0]
-            rate = n_acc / draws
-            chunk = int(min(max((want - n_acc) / max(rate, 1e-3) * 1.2, 256), 200_000))
-        trace.n_draws += draws
-        if n_acc == 0:
-            trace.stopped_by = "empty_region"
+        if ps is None:
+            # one hit-and-run chain per point of a batch: each batch is one step of thinning
+            ps = PolytopeSampler(polytope, lo, hi, rng, starts=starts, method=sampler, min_acceptance=min_acceptance,
+                                 n_chains=min(1000, int(batch_size)), burn_in=burn_in, thin=thin,
+                                 max_draws=max_draws)
+        Xb = ps.draw(want)
+        if Xb.shape[0] == 0:
+            trace.stopped_by = "empty_region" if ps.empty else "draw_limit"
             break
-        Xb = np.vstack(acc)[:want]
         yb = np.asarray(oracle(Xb)).astype(np.int8).ravel()
+        if ps.stats.method == "hit_and_run":
+            k = ps.stats.n_chains
+            if chain_pos is None:
+                chain_pos, chain_n = np.zeros(k), np.zeros(k)
+            m = yb.shape[0]  # point i of a batch comes from chain i
+            chain_pos[:m] += yb
+            chain_n[:m] += 1
         X_parts.append(Xb)
         y_parts.append(yb)
         trace.n_batches += 1
@@ -238,10 +260,26 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
         pos += int(yb.sum())
         p = pos / N
         trace.variances.append(p * (1 - p) / N)
-        if n_acc < want:  # the region is thin: keep what was found, stop
+        if Xb.shape[0] < want:  # rejection reached max_draws
             trace.variance = trace.variances[-1]
-            trace.stopped_by = "empty_region"
+            trace.stopped_by = "draw_limit"
             break
+    if N > 0 and not np.isfinite(trace.variance):
+        p = pos / N
+        trace.variance = p * (1 - p) / N
+    trace.eq7_met = bool(N > 0 and trace.variance <= cutoff_variance)
+    if chain_n is not None and chain_n.min() >= 2:
+        rates = chain_pos / chain_n
+        n_h = chain_n.sum()
+        p_h = chain_pos.sum() / n_h
+        if 0.0 < p_h < 1.0:
+            trace.variance_inflation = float(np.var(rates, ddof=1) / chain_n.shape[0]
+                                             / (p_h * (1 - p_h) / n_h))
+    if ps is not None:
+        st = ps.stats
+        trace.method, trace.acceptance, trace.n_draws = st.method, st.acceptance, st.n_draws
+        trace.n_steps, trace.n_chains, trace.burn_in, trace.thin = st.n_steps, st.n_chains, st.burn_in, st.thin
+        trace.tightened = st.tightened
     X_new = np.vstack(X_parts) if X_parts else np.empty((0, d))
     y_new = np.concatenate(y_parts) if y_parts else np.empty(0, dtype=np.int8)
     return X_new, y_new, trace
@@ -306,14 +344,20 @@ class TranslationTree:
     n_features : int
     leaf_label : {"majority", "side"}
         Label of a node acting as a leaf: the majority label of its data, or the label
-        of the side of its parent's split it lies on (the paper's wording; the root then
-        takes its majority label).
+        of the side of its parent's split it lies on (the paper's wording, "leaf nodes
+        inherit a label from the SVM classifier according to the side of the split they
+        fall into").
+    root_label : {"majority", "negative"}
+        Label of the root acting as a leaf (it lies on no side of a split): its majority
+        label, or class 0 as the authors' release does (``Leaf_Node(..., -1)`` for the root).
     """
 
-    def __init__(self, nodes: list[TreeNode], n_features: int, leaf_label: str = "majority") -> None:
+    def __init__(self, nodes: list[TreeNode], n_features: int, leaf_label: str = "majority",
+                 root_label: str = "majority") -> None:
         self.nodes = nodes
         self.n_features = n_features
         self.leaf_label = leaf_label
+        self.root_label = root_label
 
     @property
     def max_depth(self) -> int:
@@ -323,7 +367,10 @@ class TranslationTree:
         return node.split is None or (depth is not None and node.depth >= depth)
 
     def label_of(self, node: TreeNode) -> int:
-        return node.side_label if (self.leaf_label == "side" and node.path) else node.majority_label
+        """The label ``node`` gives when it acts as a leaf (see ``leaf_label`` and ``root_label``)."""
+        if not node.path:
+            return 0 if self.root_label == "negative" else node.majority_label
+        return node.side_label if self.leaf_label == "side" else node.majority_label
 
     def leaves(self, depth: int | None = None) -> list[TreeNode]:
         """Nodes acting as leaves when the tree is truncated at ``depth`` (``None``: the full tree)."""
@@ -379,11 +426,16 @@ def _box_of(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return X.min(axis=0), X.max(axis=0)
 
 
+LEAF_LABELS = ("majority", "side")
+ROOT_LABELS = ("majority", "negative")
+
+
 def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarray],
                           split_fn: Callable[[np.ndarray, np.ndarray, str], Split | None], *, max_depth: int = 10,
                           cutoff_entropy: float = 0.0808, cutoff_variance: float = 1e-5, box_margin: float = 0.05,
                           batch_size: int = 1000, min_batches: int = 1, max_node_samples: int | None = None,
-                          seed: int = 0, leaf_label: str = "majority",
+                          seed: int = 0, leaf_label: str = "majority", root_label: str = "majority",
+                          sampling: dict | None = None,
                           boundary_fn: Callable[[np.ndarray, np.ndarray, str], Split | None] | None = None,
                           relabel: bool = True, y: np.ndarray | None = None,
                           callback: Callable[[TreeNode], None] | None = None) -> tuple[TranslationTree, dict]:
@@ -400,7 +452,8 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
     max_depth : int, default 10
         Paper's convention: root = depth 1 (Table 1).
     cutoff_entropy : float, default 0.0808
-        A node with entropy above it is uncertain.
+        A node with entropy above it is uncertain (0: every impure node, as the release's
+        circle run).
     cutoff_variance : float, default 1e-5
         Sampling-on-demand stopping rule (eq. 7).
     box_margin : float, default 0.05
@@ -410,6 +463,11 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
     seed : int
         Root of the per-node generators (:func:`node_rng`).
     leaf_label : {"majority", "side"}
+    root_label : {"majority", "negative"}
+        See :class:`TranslationTree`.
+    sampling : dict, optional
+        Options of :func:`sample_on_demand`: ``sampler``, ``min_acceptance``, ``burn_in``,
+        ``thin``, ``max_draws``.
     boundary_fn : callable, optional
         Linear boundary estimate of uncertain leaves (``Split`` whose left side is class 0).
     relabel : bool, default True
@@ -421,21 +479,41 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
     -------
     tree : TranslationTree
     stats : dict
-        ``n_queries`` (oracle calls on rows), ``n_nodes``, ``sampling_time``, ``split_time``,
-        ``boundary_time``, ``oracle_time``.
+        ``n_queries`` (oracle calls on rows), ``n_nodes``, wall seconds ``sampling_time``
+        (drawing points, without the oracle), ``split_time``, ``boundary_time``,
+        ``oracle_time``, the same in process CPU seconds (``*_cpu``), ``n_eq7_unmet`` (nodes whose sampling stopped
+        before eq. 7 was met, by a cap or an empty region), ``sampling_methods`` (nodes per
+        sampling method).
     """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[0] == 0:
         raise InputError(f"X must be a non-empty 2-D array, got shape {X.shape}")
-    if leaf_label not in ("majority", "side"):
-        raise InputError(f"leaf_label must be 'majority' or 'side', got {leaf_label!r}")
+    if leaf_label not in LEAF_LABELS:
+        raise InputError(f"leaf_label must be one of {', '.join(LEAF_LABELS)}, got {leaf_label!r}")
+    if root_label not in ROOT_LABELS:
+        raise InputError(f"root_label must be one of {', '.join(ROOT_LABELS)}, got {root_label!r}")
+    sampling = dict(sampling or {})
+    unknown = sorted(set(sampling) - {"sampler", "min_acceptance", "burn_in", "thin", "max_draws"})
+    if unknown:
+        raise InputError(f"unknown sampling option(s) {unknown}; valid: sampler, min_acceptance, burn_in, thin, "
+                         "max_draws")
     n, d = X.shape
-    stats = {"n_queries": 0, "oracle_time": 0.0, "sampling_time": 0.0, "split_time": 0.0, "boundary_time": 0.0}
+    stats: dict[str, Any] = {"n_queries": 0, "n_eq7_unmet": 0, "sampling_methods": {}}
+    for part in ("oracle", "sampling", "split", "boundary"):
+        stats[f"{part}_time"] = 0.0
+        stats[f"{part}_cpu"] = 0.0
+
+    def clock() -> tuple[float, float]:
+        return time.perf_counter(), time.process_time()
+
+    def add(part: str, t0: tuple[float, float], minus: tuple[float, float] = (0.0, 0.0)) -> None:
+        stats[f"{part}_time"] += time.perf_counter() - t0[0] - minus[0]
+        stats[f"{part}_cpu"] += time.process_time() - t0[1] - minus[1]
 
     def counted_oracle(Z: np.ndarray) -> np.ndarray:
-        t = time.perf_counter()
+        t = clock()
         out = np.asarray(oracle(Z)).astype(np.int8).ravel()
-        stats["oracle_time"] += time.perf_counter() - t
+        add("oracle", t)
         stats["n_queries"] += Z.shape[0]
         if out.shape[0] != Z.shape[0]:
             raise InputError(f"the oracle returned {out.shape[0]} labels for {Z.shape[0]} rows")
@@ -463,12 +541,18 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
             hi = np.minimum(hi + pad, root_hi)
         else:
             lo, hi = root_lo.copy(), root_hi.copy()
-        t = time.perf_counter()
+        t = clock()
+        o0 = (stats["oracle_time"], stats["oracle_cpu"])
         Xs, ys, trace = sample_on_demand(node.polytope, lo, hi, counted_oracle, rng, n_inherited=Xn.shape[0],
                                          n_positive=int(yn.sum()), cutoff_variance=cutoff_variance,
                                          batch_size=batch_size, min_batches=min_batches,
-                                         max_samples=max_node_samples)
-        stats["sampling_time"] += time.perf_counter() - t
+                                         max_samples=max_node_samples, starts=Xn, **sampling)
+        # sampling time excludes the oracle's own time on the sampled points
+        add("sampling", t, (stats["oracle_time"] - o0[0], stats["oracle_cpu"] - o0[1]))
+        if not trace.eq7_met:
+            stats["n_eq7_unmet"] += 1
+        if trace.method:
+            stats["sampling_methods"][trace.method] = stats["sampling_methods"].get(trace.method, 0) + 1
         if Xs.shape[0]:
             Xn = np.vstack([Xn, Xs])
             yn = np.concatenate([yn, ys])
@@ -486,9 +570,9 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
         elif node.depth >= max_depth:
             node.stop_reason = "max_depth"
         else:
-            t = time.perf_counter()
+            t = clock()
             split = split_fn(Xn, yn, node.path)
-            stats["split_time"] += time.perf_counter() - t
+            add("split", t)
             if split is None:
                 node.stop_reason = "no_split"
             else:
@@ -511,10 +595,10 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
                         pending.append((child, Xn[mask], yn[mask]))
                     stack.extend(reversed(pending))
         if node.split is None and node.uncertain and boundary_fn is not None:
-            t = time.perf_counter()
+            t = clock()
             node.boundary = boundary_fn(Xn, yn, node.path)
-            stats["boundary_time"] += time.perf_counter() - t
+            add("boundary", t)
         if callback is not None:
             callback(node)
     stats["n_nodes"] = len(nodes)
-    return TranslationTree(nodes, d, leaf_label), stats
+    return TranslationTree(nodes, d, leaf_label, root_label), stats

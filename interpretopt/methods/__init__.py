@@ -120,7 +120,7 @@ _estimator("GloballyConsistentRuleSearch", _A, "abbr", "X, scores", M=3, n_iter=
 _M = "interpretopt.methods.mtrepan"
 _estimator("MTREPANClassifier", _M, "mtrepan", "X, model", max_depth=3, cutoff_variance=1e-3, batch_size=100)
 _estimator("TREPANClassifier", _M, "mtrepan", "X, model", max_depth=3, cutoff_variance=1e-3, batch_size=100)
-_estimator("MTREPANNetwork", "interpretopt.blackbox._mtrepan_net", None, max_epochs=5)
+_estimator("MTREPANNetwork", "interpretopt.blackbox._mtrepan_net", None, n_rounds=2, samples_per_round=2000)
 
 METHODS: tuple[MethodInfo, ...] = tuple(
     MethodInfo(m.key, m.paper, m.learns, tuple(e.path for e in ESTIMATORS.values() if e.method == m.key))

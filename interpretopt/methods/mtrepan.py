@@ -5,15 +5,32 @@ Almerri et al., "Global translation of classification models" (Sections 3-4, Tab
 :class:`MTREPANClassifier` splits every uncertain node by the hyperplane of a linear SVM
 trained on the node's data; the SVM is the L1-norm soft-margin LP of
 :mod:`interpretopt.formulations.svm_lp`, solved through the solver registry (HiGHS by
-default). :class:`TREPANClassifier` is the binary C4.5-style baseline the paper compares
-against: axis-aligned entropy splits, with the same sampling on demand, cutoffs and depth
-handling. Both grow with :func:`interpretopt.heuristics.trepan.grow_translation_tree`.
+default). :class:`TREPANClassifier` is the axis-aligned baseline the paper compares
+against, with the same sampling on demand, cutoffs and depth handling, and two splitters:
 
-Each leaf is explained as a polytope ``C x <= b`` in the original feature units (rows
-scaled so the largest coefficient has magnitude 1, as in the paper's eqs. 10-12), its label
-or ``"uncertain"``, the bounding box of its data, and, for uncertain leaves, a linear
-estimate of the target's boundary inside it (eq. 13: the node's SVM hyperplane, class 0 on
-the side ``c . x <= b``).
+``splitter="c45"`` (default)
+    The binary C4.5-style split the paper's text names (Section 4: "the C4.5 binary
+    implementation of TRE-PAN was used"): the threshold of highest information gain (or
+    gain ratio).
+``splitter="svm_1d"``
+    What the authors' release actually runs as "TRE-PAN" (``source/Deci_Tree_Node.cpp``):
+    a one-feature linear SVM on every feature of the node's data, and the feature whose SVM
+    has the smallest training objective gives the split. The paper's Tables 3, 5, 7 and 9
+    were produced by the release, so it is this splitter that they report (the circle run
+    of :mod:`configs/mtrepan/tables2_3_circle.yaml` compares both).
+
+Both grow with :func:`interpretopt.heuristics.trepan.grow_translation_tree` and sample with
+:mod:`interpretopt.heuristics.polytope_sampling`.
+
+Explanations: :meth:`~_TranslatorBase.leaves` gives every leaf as its minimal polytope
+(redundant rows removed by LPs, printed with box rows as ``lo <= x <= hi``), its label or
+``"uncertain"``, and for uncertain leaves the linear estimate of the boundary inside it
+(eq. 13); :meth:`~_TranslatorBase.boundary_estimate` adds Section 4.1's estimate of the
+boundaries that lie between certain leaves (the shared constraint of neighbouring leaves
+of different labels); :meth:`~_TranslatorBase.explain` explains one point (its leaf, the
+leaf's inequalities and label, and the nearest leaf of the other label with the closest
+point in it); :meth:`~_TranslatorBase.to_json` and :meth:`~_TranslatorBase.to_frame` export.
+Rendering lives in :mod:`interpretopt.methods.mtrepan_render`.
 
 The node LP is built once per node. Nodes hold up to ~25,000 samples (the variance rule
 stops at ``N >= 1 / (4 cutoff_variance)``), and there the primal LP (one row per sample)
@@ -25,14 +42,19 @@ its row duals; ``lp_path="matrix"`` hands over the primal arrays; any other back
 ``lp_path="pyomo"``) builds the primal Pyomo model
 (:func:`interpretopt.formulations.svm_lp.build`, the tested source of truth) and solves it
 with :func:`interpretopt.solvers.solve`. Tests check that all paths give the same hyperplane.
+Every node LP's outcome is recorded in the shared status vocabulary (``optimal``,
+``feasible``, ``infeasible``, ``unbounded``, ``error``) with its objective, bound and gap;
+the tree itself is a greedy construction and carries no status.
 """
 
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 from typing import Any
+
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -45,14 +67,16 @@ from interpretopt._validation import (
     StrOptions,
     as_generator,
     check_fitted,
-    check_in_range,
     check_int,
     check_solver,
     render_names,
     validate_data,
 )
 from interpretopt.exceptions import InputError
+from interpretopt.heuristics.polytope_sampling import SAMPLING_METHODS
 from interpretopt.heuristics.trepan import (
+    LEAF_LABELS,
+    ROOT_LABELS,
     NodeSolveError,
     Split,
     TreeNode,
@@ -63,8 +87,13 @@ from interpretopt.heuristics.trepan import (
 )
 from interpretopt.rules import Polytope
 
-__all__ = ["MTREPANClassifier", "TREPANClassifier", "LeafExplanation", "CircleTarget", "make_oracle",
-           "fit_node_svm", "plot_polytopes_2d"]
+__all__ = ["MTREPANClassifier", "TREPANClassifier", "LeafExplanation", "PointExplanation", "BoundaryPiece",
+           "SamplingCapWarning", "make_oracle", "fit_node_svm", "fit_feature_svm_split", "node_lp_status",
+           "LP_PATHS", "TREPAN_SPLITTERS"]
+
+
+class SamplingCapWarning(UserWarning):
+    """Sampling on demand stopped at some nodes before eq. 7 was met (a cap was reached)."""
 
 
 # --------------------------------------------------------------------------------------
@@ -114,39 +143,30 @@ def make_oracle(model: Any) -> tuple[Any, np.ndarray]:
     return oracle_fn, np.array([0, 1])
 
 
-class CircleTarget:
-    """The paper's synthetic target (Section 4.1): label 1 inside the circle ``||x|| <= radius``.
-
-    ``boundary_score(X) = radius - ||x||`` is the signed distance used for boundary parity.
-    """
-
-    def __init__(self, radius: float = 1.0) -> None:
-        self.radius = check_in_range("radius", radius, 0.0, low_open=True)
-        self.classes_ = np.array([0, 1])
-        self.n_features_in_ = 2
-
-    def fit(self, X: Any = None, y: Any = None) -> CircleTarget:
-        return self
-
-    def boundary_score(self, X: Any) -> np.ndarray:
-        X = np.asarray(X, dtype=float)
-        return self.radius - np.sqrt(np.einsum("ij,ij->i", X, X))
-
-    decision_function = boundary_score
-
-    def predict(self, X: Any) -> np.ndarray:
-        return (self.boundary_score(X) >= 0).astype(np.int64)
-
-    def predict_proba(self, X: Any) -> np.ndarray:
-        p = self.predict(X).astype(float)
-        return np.column_stack([1 - p, p])
-
-
 # --------------------------------------------------------------------------------------
-# the node classifier
+# the node classifiers
 
 
 LP_PATHS = ("auto", "dual", "matrix", "pyomo")
+TREPAN_SPLITTERS = ("c45", "svm_1d")
+
+
+def node_lp_status(status: Any) -> str:
+    """A solve status in the shared vocabulary: ``optimal`` (proven), ``feasible`` (an incumbent
+    without proof), ``infeasible``, ``unbounded``; anything else (a limit without an
+    incumbent, an unknown outcome, a failure) is ``error``."""
+    s = str(getattr(status, "value", status))
+    return s if s in ("optimal", "feasible", "infeasible", "unbounded") else "error"
+
+
+def _svm_objective(w: np.ndarray, w0: float, Z: np.ndarray, y: np.ndarray, C: float, class_weight: Any) -> float:
+    """``||w||_1 + C sum_i s_i max(0, 1 - y_i (w . z_i + w0))``: the primal value of any hyperplane."""
+    from interpretopt.formulations import svm_lp
+
+    ys = svm_lp.signed_labels(y)
+    s = svm_lp.sample_weights(ys, class_weight)
+    hinge = np.maximum(0.0, 1.0 - ys * (Z @ w + w0))
+    return float(np.abs(w).sum() + C * np.dot(s, hinge))
 
 
 def fit_node_svm(X: np.ndarray, y: np.ndarray, *, C: float = 1.0, class_weight: Any = "balanced",
@@ -155,13 +175,15 @@ def fit_node_svm(X: np.ndarray, y: np.ndarray, *, C: float = 1.0, class_weight: 
     """Train the L1-norm SVM LP on one node's data; the split ``c . x <= b`` is the class-0 side.
 
     The features are scaled to [-1, 1] by the node's own minima and maxima before the LP
-    (as the authors' release does) and the hyperplane is mapped back to original units;
-    the row is then scaled so that ``max |c_j| = 1``.
+    (as the authors' release does, ``MyStats::Norm``) and the hyperplane is mapped back to
+    original units; the row is then scaled so that ``max |c_j| = 1``.
 
     Returns
     -------
     split : Split or None
         ``None`` when the LP gives ``w = 0`` (the data cannot be split by it).
+        ``split.info`` holds the LP's ``status`` in the shared vocabulary (see
+        :func:`node_lp_status`), ``objective``, ``bound`` and ``gap``.
     result : SolveResult
 
     Raises
@@ -217,23 +239,80 @@ def fit_node_svm(X: np.ndarray, y: np.ndarray, *, C: float = 1.0, class_weight: 
     except Exception as exc:
         raise NodeSolveError(path, f"the SVM LP failed on {X.shape[0]} samples with solver {solver!r}: "
                                    f"{type(exc).__name__}: {exc}") from exc
+    status = node_lp_status(res.status)
     if sol is None:
-        raise NodeSolveError(path, f"the SVM LP on {X.shape[0]} samples returned status {res.status.value} "
-                                   f"with solver {solver!r} ({res.message}); the L1-SVM LP is always feasible and "
-                                   "bounded, so this is a numerical failure: try another solver or scale the data")
+        raise NodeSolveError(path, f"the SVM LP on {X.shape[0]} samples returned status {status} "
+                                   f"({res.status.value}) with solver {solver!r} ({res.message}); the L1-SVM LP is "
+                                   "always feasible and bounded, so this is a numerical failure: try another solver "
+                                   "or scale the data")
+    if status == "optimal":
+        objective, bound, gap = float(sol.objective), float(sol.objective), 0.0
+    else:
+        # an incumbent without proof (e.g. a time limit): its primal value is exact, no bound is known
+        objective, bound, gap = _svm_objective(sol.w, sol.w0, Z, y, C, class_weight), None, None
     w = sol.w / half
     w0 = sol.w0 - float(np.sum(sol.w * mid / half))
     scale_c = float(np.max(np.abs(w)))
+    info = {"objective": objective, "bound": bound, "gap": gap, "status": status, "wall_time": res.wall_time}
     if not scale_c > 1e-12 * max(1.0, abs(w0)) or not np.isfinite(scale_c):
         return None, res
     c = w / scale_c
     b = -w0 / scale_c
-    return Split(c=c, b=float(b), left_label=0, right_label=1,
-                 info={"objective": sol.objective, "status": res.status.value, "wall_time": res.wall_time}), res
+    return Split(c=c, b=float(b), left_label=0, right_label=1, info=info), res
+
+
+def fit_feature_svm_split(X: np.ndarray, y: np.ndarray, *, C: float = 10.0, class_weight: Any = "balanced",
+                          solver: str = "highs", settings: Any = None, lp_path: str = "auto",
+                          path: str = "") -> tuple[Split | None, list]:
+    """The authors' release's "TRE-PAN" split: a one-feature SVM per feature, the lowest objective wins.
+
+    Release ``Deci_Tree_Node::Train_``: the node's data are scaled to [-1, 1] per feature, a
+    linear SVM is trained on each feature alone, and the feature whose SVM reaches the
+    smallest training objective gives the threshold ``x_j <= t`` (class-0 side left). Here
+    each one-feature SVM is the L1-SVM LP of :func:`fit_node_svm` (in one dimension the L1
+    and L2 norms of ``w`` coincide up to squaring; the release uses mlpack's L2 SVM with
+    lambda = 1e-4).
+
+    Returns
+    -------
+    split : Split or None
+        ``None`` when no feature's SVM separates anything (``w = 0`` everywhere).
+    results : list of SolveResult
+        One per feature.
+    """
+    X = np.asarray(X, dtype=float)
+    best: tuple[float, int, Split] | None = None
+    results = []
+    for j in range(X.shape[1]):
+        col = X[:, [j]]
+        if col.max() <= col.min():
+            continue
+        split, res = fit_node_svm(col, y, C=C, class_weight=class_weight, solver=solver, settings=settings,
+                                  lp_path=lp_path, path=path)
+        results.append(res)
+        if split is None:
+            continue
+        obj = float(split.info["objective"])
+        if best is None or obj < best[0] - 1e-12:
+            best = (obj, j, split)
+    if best is None:
+        return None, results
+    obj, j, s1 = best
+    c = np.zeros(X.shape[1])
+    c[j] = s1.c[0]  # +-1
+    return Split(c=c, b=s1.b, left_label=0, right_label=1, info={**s1.info, "feature": j}), results
 
 
 # --------------------------------------------------------------------------------------
 # explanations
+
+
+def _normalized_polytope(P: Polytope) -> Polytope:
+    if P.n_constraints == 0:
+        return P
+    s = np.max(np.abs(P.C), axis=1)
+    s = np.where(s > 0, s, 1.0)
+    return Polytope(P.C / s[:, None], P.b / s)
 
 
 @dataclass(frozen=True)
@@ -245,7 +324,9 @@ class LeafExplanation:
     node_id, path, depth
         Where the leaf sits (``path`` is the string of L/R moves from the root).
     polytope : Polytope
-        ``C x <= b``: the root's bounding box rows followed by one row per split on the path.
+        ``C x <= b`` in its minimal form: rows implied by the others removed (by LPs),
+        each row scaled so its largest coefficient has magnitude 1 (the paper's eqs. 10-12).
+        :meth:`render` prints the axis-aligned rows as ``lo <= x <= hi``.
     label : class value or "uncertain"
     predicted_label : class value
         The label :meth:`predict` gives (also for uncertain leaves).
@@ -260,6 +341,9 @@ class LeafExplanation:
         one-row polytope ``c . x <= b`` (class 0 on this side): the SVM fitted in the leaf
         (``boundary_estimates=True``), or, for a node cut off by ``depth``, its MTRE-PAN
         split. ``None`` for certain leaves (and for TRE-PAN nodes cut off by ``depth``).
+    eq7_met : bool
+        Whether sampling on demand met the variance rule (eq. 7) at this node.
+    stop_reason : str
     """
 
     node_id: int
@@ -274,98 +358,104 @@ class LeafExplanation:
     n_samples: int
     bounding_box: tuple
     boundary: Polytope | None = None
+    eq7_met: bool = True
+    stop_reason: str = ""
     feature_names: tuple = field(default=(), compare=False)
 
     def render(self, feature_names: Any = None, precision: int = 3) -> str:
         names = list(feature_names) if feature_names is not None else (list(self.feature_names) or None)
         lines = [f"leaf {path_label(self.path)} (depth {self.depth}): {self.label}  "
                  f"[p+ = {self.positive_rate:.3f}, entropy = {self.entropy:.3f}, n = {self.n_samples}]"]
-        lines += ["  " + r for r in self.polytope.render(names, precision=precision).splitlines()]
+        lines += ["  " + r for r in self.polytope.render(names, precision=precision, intervals=True).splitlines()]
         if self.boundary is not None:
             lines.append("  boundary estimate (class 0 side): " + self.boundary.render(names, precision=precision))
         return "\n".join(lines)
 
-
-def _normalized_polytope(P: Polytope) -> Polytope:
-    if P.n_constraints == 0:
-        return P
-    s = np.max(np.abs(P.C), axis=1)
-    s = np.where(s > 0, s, 1.0)
-    return Polytope(P.C / s[:, None], P.b / s)
-
-
-def _clip_polygon(poly: np.ndarray, c: np.ndarray, b: float) -> np.ndarray:
-    """Sutherland-Hodgman: the part of a convex 2-D polygon with ``c . x <= b``."""
-    if poly.shape[0] == 0:
-        return poly
-    out = []
-    n = poly.shape[0]
-    vals = poly @ c - b
-    for i in range(n):
-        p, q = poly[i], poly[(i + 1) % n]
-        vp, vq = vals[i], vals[(i + 1) % n]
-        if vp <= 0:
-            out.append(p)
-        if (vp <= 0) != (vq <= 0):
-            t = vp / (vp - vq)
-            out.append(p + t * (q - p))
-    return np.array(out).reshape(-1, 2)
+    def to_dict(self) -> dict:
+        """Plain data (JSON-ready): where the leaf is, its label and statistics, its inequalities."""
+        lo, hi = self.bounding_box
+        return {"id": self.node_id, "path": self.path, "depth": self.depth, "label": self.label,
+                "predicted_label": self.predicted_label, "uncertain": self.uncertain,
+                "positive_rate": self.positive_rate, "entropy": self.entropy, "n_samples": self.n_samples,
+                "eq7_met": self.eq7_met, "stop_reason": self.stop_reason, "inequalities": self.polytope.to_dict(),
+                "data_box": {"lo": None if lo is None else lo.tolist(), "hi": None if hi is None else hi.tolist()},
+                "boundary": None if self.boundary is None else self.boundary.to_dict()}
 
 
-def plot_polytopes_2d(translator: Any, model: Any = None, *, depth: int | None = None, ax: Any = None,
-                      resolution: int = 300, feature_names: Any = None, title: str | None = None):
-    """Leaf polytopes of a two-feature translation over the target's decision regions (Figure 3).
+@dataclass(frozen=True)
+class PointExplanation:
+    """Why a translation labels one point as it does (:meth:`_TranslatorBase.explain`).
 
-    Certain-positive leaves are outlined in green, certain-negative in blue, uncertain in
-    red (hatched); the background shades the target's predicted class on a grid.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
+    Attributes
+    ----------
+    x : ndarray (d,)
+    label : class value or "uncertain"
+        The label of the point's leaf; ``predicted_label`` is what :meth:`predict` returns.
+    predicted_label : class value
+    leaf : LeafExplanation
+        The leaf the point lands in.
+    nearest_other : LeafExplanation or None
+        The nearest leaf whose predicted label differs (``None`` when every leaf has the same).
+    nearest_point : ndarray (d,) or None
+        The closest point of ``nearest_other`` (distance in units of each feature's range).
+    distance : float
+        ``sum_j |z_j - x_j| / range_j`` to that point (L1 in range units, by an LP).
+    changes : dict
+        Feature name -> change ``z_j - x_j`` for the features that must change.
     """
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Polygon as MplPolygon
 
-    check_fitted(translator, "tree_")
-    if translator.n_features_in_ != 2:
-        raise InputError(f"plot_polytopes_2d needs a two-feature translation, got {translator.n_features_in_} features")
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6, 6))
-    lo, hi = translator.root_box_
-    if model is not None:
-        gx, gy = np.meshgrid(np.linspace(lo[0], hi[0], resolution), np.linspace(lo[1], hi[1], resolution))
-        G = np.column_stack([gx.ravel(), gy.ravel()])
-        oracle, _ = make_oracle(model)
-        z = oracle(G).reshape(gx.shape)
-        ax.contourf(gx, gy, z, levels=[-0.5, 0.5, 1.5], colors=["#dde6f5", "#f5e6c8"], alpha=0.9)
-    rect = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]], dtype=float)
-    tree = translator.tree_
-    for nd in tree.leaves(depth):
-        poly = rect
-        for c, b in zip(nd.polytope.C, nd.polytope.b):
-            poly = _clip_polygon(poly, c, b)
-            if poly.shape[0] == 0:
-                break
-        if poly.shape[0] < 3:
-            continue
-        uncertain = nd.uncertain or nd.split is not None
-        if uncertain:
-            patch = MplPolygon(poly, closed=True, facecolor=(0.85, 0.2, 0.2, 0.25), edgecolor="#b00000",
-                               hatch="//", linewidth=0.6)
+    x: np.ndarray
+    label: Any
+    predicted_label: Any
+    leaf: LeafExplanation
+    nearest_other: LeafExplanation | None
+    nearest_point: np.ndarray | None
+    distance: float
+    changes: dict
+    feature_names: tuple = field(default=(), compare=False)
+
+    def render(self, precision: int = 3) -> str:
+        names = list(self.feature_names) or None
+        lines = [f"point -> {self.label} (leaf {path_label(self.leaf.path)}, depth {self.leaf.depth})",
+                 "  the leaf's inequalities:"]
+        lines += ["    " + r for r in self.leaf.polytope.render(names, precision=precision,
+                                                                intervals=True).splitlines()]
+        if self.nearest_other is None:
+            lines.append("  no leaf gives another label")
         else:
-            color = "#1a7f37" if tree.label_of(nd) == 1 else "#1f4e9c"
-            patch = MplPolygon(poly, closed=True, facecolor="none", edgecolor=color, linewidth=0.8)
-        ax.add_patch(patch)
-    names = render_names(translator, feature_names)
-    ax.set_xlim(lo[0], hi[0])
-    ax.set_ylim(lo[1], hi[1])
-    ax.set_xlabel(names[0])
-    ax.set_ylabel(names[1])
-    ax.set_aspect("equal", adjustable="box")
-    d = depth if depth is not None else tree.max_depth
-    ax.set_title(title if title is not None else
-                 f"{type(translator).__name__}: {tree.leaf_count(depth)} leaves at depth {d}")
-    return ax
+            ch = ", ".join(f"{k} {v:+.{precision}g}" for k, v in self.changes.items()) or "none"
+            lines.append(f"  nearest leaf of another label: {path_label(self.nearest_other.path)} "
+                         f"({self.nearest_other.label}), distance {self.distance:.{precision}g} "
+                         f"(range units); changes: {ch}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class BoundaryPiece:
+    """A piece of the estimated decision boundary (Section 4.1 and eq. 13).
+
+    ``kind="shared_constraint"``: the hyperplane ``c . x = b`` of the split at ``node_id``
+    where it separates the neighbouring leaves ``leaves = (left, right)`` of different
+    labels, restricted to ``face`` (the rows of both leaves other than that split, minimal).
+    ``kind="uncertain_leaf"``: the linear estimate inside an uncertain leaf (eq. 13), the
+    leaf's SVM hyperplane restricted to the leaf (``face`` = the leaf's polytope).
+    ``labels`` are the predicted labels on the ``c . x <= b`` side and the other side.
+    """
+
+    kind: str
+    node_id: int
+    c: np.ndarray
+    b: float
+    leaves: tuple
+    labels: tuple
+    face: Polytope
+    certain: bool
+
+    def render(self, feature_names: Any = None, precision: int = 3) -> str:
+        hp = Polytope(self.c[None, :], np.array([self.b])).render(feature_names, precision=precision)
+        head = f"{hp.replace('<=', '=')}  ({self.labels[0]} on the <= side, {self.labels[1]} on the other)"
+        where = self.face.render(feature_names, precision=precision, intervals=True).replace("\n", "; ")
+        return f"[{self.kind}, node {self.node_id}] {head}\n  where {where}"
 
 
 # --------------------------------------------------------------------------------------
@@ -386,7 +476,8 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "min_batches": [Interval(Integral, 0, None, closed="left")],
         "max_node_samples": [Interval(Integral, 1, None, closed="left"), None],
-        "leaf_label": [StrOptions({"majority", "side"})],
+        "leaf_label": [StrOptions(set(LEAF_LABELS))],
+        "root_label": [StrOptions(set(ROOT_LABELS))],
         "boundary_estimates": ["boolean"],
         "C": [Interval(Real, 0, None, closed="neither")],
         "class_weight": [StrOptions({"balanced"}), dict, None],
@@ -394,14 +485,22 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         "solver_settings": [HasMethods(["replace"]), dict, None],
         "lp_path": [StrOptions(set(LP_PATHS))],
         "max_lp_samples": [Interval(Integral, 2, None, closed="left"), None],
+        "sampler": [StrOptions(set(SAMPLING_METHODS))],
+        "min_acceptance": [Interval(Real, 0, 1, closed="right")],
+        "burn_in": [Interval(Integral, 0, None, closed="left"), None],
+        "thin": [Interval(Integral, 1, None, closed="left"), None],
+        "max_draws": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": RANDOM_STATE,
     }
 
     def __init__(self, *, max_depth: int = 10, cutoff_entropy: float = 0.0808, cutoff_variance: float = 1e-5,
                  margin: float = 0.05, box_margin: float = 0.05, batch_size: int = 1000, min_batches: int = 1,
-                 max_node_samples: int | None = None, leaf_label: str = "majority", boundary_estimates: bool = True,
-                 C: float = 10.0, class_weight: Any = "balanced", solver: str = "highs", solver_settings: Any = None,
-                 lp_path: str = "auto", max_lp_samples: int | None = None, random_state: Any = None) -> None:
+                 max_node_samples: int | None = None, leaf_label: str = "majority", root_label: str = "majority",
+                 boundary_estimates: bool = True, C: float = 10.0, class_weight: Any = "balanced",
+                 solver: str = "highs", solver_settings: Any = None, lp_path: str = "auto",
+                 max_lp_samples: int | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
+                 burn_in: int | None = None, thin: int | None = None, max_draws: int | None = None,
+                 random_state: Any = None) -> None:
         self.max_depth = max_depth
         self.cutoff_entropy = cutoff_entropy
         self.cutoff_variance = cutoff_variance
@@ -411,6 +510,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         self.min_batches = min_batches
         self.max_node_samples = max_node_samples
         self.leaf_label = leaf_label
+        self.root_label = root_label
         self.boundary_estimates = boundary_estimates
         self.C = C
         self.class_weight = class_weight
@@ -418,12 +518,20 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         self.solver_settings = solver_settings
         self.lp_path = lp_path
         self.max_lp_samples = max_lp_samples
+        self.sampler = sampler
+        self.min_acceptance = min_acceptance
+        self.burn_in = burn_in
+        self.thin = thin
+        self.max_draws = max_draws
         self.random_state = random_state
 
     # -- validation
     def _validate_params(self) -> None:
         super()._validate_params()
         check_solver(self.solver, ("lp",), owner=type(self).__name__)
+        if self.max_draws is not None and self.sampler != "rejection":
+            raise InputError(f"{type(self).__name__}: max_draws caps rejection sampling only; set "
+                             "sampler='rejection' or drop max_draws (the default sampler never gives up)")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -443,20 +551,31 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         raise InputError(f"solver_settings must be a SolveSettings, a dict or None, got {type(s).__name__}")
 
     # -- node classifiers
-    def _svm(self, X: np.ndarray, y: np.ndarray, path: str) -> Split | None:
+    def _record(self, res: Any, path: str, n: int) -> None:
+        self.n_lp_solves_ += 1
+        self.lp_sizes_.append(int(n))
+        row = {"path": path_label(path), "n_samples": int(n), **res.as_dict()}
+        row["solver_status"] = row["status"]
+        row["status"] = node_lp_status(res.status)
+        self.solve_results_.append(row)
+        self.lp_status_counts_[row["status"]] = self.lp_status_counts_.get(row["status"], 0) + 1
+
+    def _lp_data(self, X: np.ndarray, y: np.ndarray, path: str) -> tuple[np.ndarray, np.ndarray]:
         if self.max_lp_samples is not None and X.shape[0] > self.max_lp_samples:
             rng = node_rng(self._seed ^ 0x5EED, path)
             idx = np.sort(rng.choice(X.shape[0], size=self.max_lp_samples, replace=False))
             if np.unique(y[idx]).size < 2:  # keep both classes
                 idx = np.union1d(idx, [int(np.flatnonzero(y == 0)[0]), int(np.flatnonzero(y == 1)[0])])
             X, y = X[idx], y[idx]
+        return X, y
+
+    def _svm(self, X: np.ndarray, y: np.ndarray, path: str) -> Split | None:
+        X, y = self._lp_data(X, y, path)
         t0 = time.perf_counter()
         split, res = fit_node_svm(X, y, C=float(self.C), class_weight=self.class_weight, solver=self.solver,
                                   settings=self._settings_obj, lp_path=self.lp_path, path=path)
         self.lp_time_ += time.perf_counter() - t0
-        self.n_lp_solves_ += 1
-        self.lp_sizes_.append(int(X.shape[0]))
-        self.solve_results_.append({"path": path_label(path), "n_samples": int(X.shape[0]), **res.as_dict()})
+        self._record(res, path, X.shape[0])
         return split
 
     def _split(self, X: np.ndarray, y: np.ndarray, path: str) -> Split | None:  # pragma: no cover
@@ -478,6 +597,13 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         Returns
         -------
         self
+
+        Warns
+        -----
+        SamplingCapWarning
+            When ``max_node_samples`` (or ``max_draws``) stopped sampling at some node before
+            the variance rule (eq. 7) was met; ``n_eq7_unmet_`` counts them and each node's
+            ``sampling.eq7_met`` says which.
         """
         self._validate_params()
         X = validate_data(self, X, reset=True)
@@ -489,19 +615,32 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         self.n_lp_solves_ = 0
         self.lp_sizes_: list[int] = []
         self.solve_results_: list[dict] = []
-        t0 = time.perf_counter()
+        self.lp_status_counts_: dict[str, int] = {}
+        sampling = {"sampler": self.sampler, "min_acceptance": float(self.min_acceptance), "burn_in": self.burn_in,
+                    "thin": self.thin, "max_draws": self.max_draws}
+        t0, c0 = time.perf_counter(), time.process_time()
         tree, stats = grow_translation_tree(
             X, oracle, self._split, max_depth=int(self.max_depth), cutoff_entropy=float(self.cutoff_entropy),
             cutoff_variance=float(self.cutoff_variance), box_margin=float(self.box_margin),
             batch_size=int(self.batch_size), min_batches=int(self.min_batches), max_node_samples=self.max_node_samples,
-            seed=self._seed, leaf_label=self.leaf_label,
+            seed=self._seed, leaf_label=self.leaf_label, root_label=self.root_label, sampling=sampling,
             boundary_fn=self._svm if self.boundary_estimates else None)
         self.fit_time_ = time.perf_counter() - t0
+        self.fit_cpu_ = time.process_time() - c0
         self.tree_ = tree
         self.classes_ = classes
         self.n_queries_ = int(stats["n_queries"])
         self.stats_ = stats
+        self.n_eq7_unmet_ = int(stats["n_eq7_unmet"])
         self.root_box_ = (X.min(axis=0), X.max(axis=0))
+        self._leaf_cache: dict = {}
+        if self.n_eq7_unmet_:
+            why = sorted({nd.sampling.stopped_by for nd in tree.nodes
+                          if nd.sampling is not None and not nd.sampling.eq7_met})
+            warnings.warn(f"{type(self).__name__}: sampling stopped before the variance rule (eq. 7) was met at "
+                          f"{self.n_eq7_unmet_} of {len(tree.nodes)} nodes ({', '.join(why)}); their entropy "
+                          "estimates are less precise than cutoff_variance asks. Raise or drop max_node_samples / "
+                          "max_draws to meet it.", SamplingCapWarning, stacklevel=2)
         return self
 
     # -- prediction
@@ -520,7 +659,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         return self.tree_.apply(X, self._check_depth(depth))
 
     def predict(self, X: Any, depth: int | None = None) -> np.ndarray:
-        """The leaf label of each row (uncertain leaves give their majority label)."""
+        """The leaf label of each row (uncertain leaves give their label too: majority or side)."""
         X = self._X(X)
         lab, _ = self.tree_.predict_index(X, self._check_depth(depth))
         return self.classes_[lab]
@@ -536,14 +675,14 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         return self.tree_.leaf_count(self._check_depth(depth))
 
     def parity(self, model: Any, X: Any, *, depth: int | None = None, margin: float | None = None,
-               boundary: str = "auto") -> dict:
+               boundary: str = "auto", release_boundary: bool = False) -> dict:
         """Model, certain and boundary model parity and leaf count (see :mod:`interpretopt.evaluation.parity`)."""
         from interpretopt.evaluation.parity import parity_report
 
         X = self._X(X)
         oracle, classes = make_oracle(model)
         return parity_report(self, model, X, depth=depth, margin=float(self.margin if margin is None else margin),
-                             boundary=boundary, target=classes[oracle(X)])
+                             boundary=boundary, target=classes[oracle(X)], release_boundary=release_boundary)
 
     # -- explanations
     def _boundary_of(self, nd: TreeNode) -> Split | None:
@@ -551,45 +690,204 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
             return nd.split
         return nd.boundary
 
-    def explain(self, depth: int | None = None) -> list[LeafExplanation]:
-        """One :class:`LeafExplanation` per leaf of the tree truncated at ``depth``."""
+    def _leaf_explanation(self, nd: TreeNode, minimal: bool) -> LeafExplanation:
+        key = (nd.node_id, minimal)
+        cached = self._leaf_cache.get(key)
+        if cached is not None:
+            return cached
+        uncertain = bool(nd.uncertain or nd.split is not None)
+        pred = self.classes_[self.tree_.label_of(nd)]
+        bnd = self._boundary_of(nd) if uncertain else None
+        bbox = (nd.data_lo.copy(), nd.data_hi.copy()) if nd.data_lo is not None else (None, None)
+        P = nd.polytope.minimal() if minimal else _normalized_polytope(nd.polytope)
+        leaf = LeafExplanation(
+            node_id=nd.node_id, path=nd.path, depth=nd.depth, polytope=P,
+            label="uncertain" if uncertain else pred, predicted_label=pred, uncertain=uncertain,
+            positive_rate=nd.positive_rate, entropy=nd.entropy, n_samples=nd.n_samples, bounding_box=bbox,
+            boundary=None if bnd is None else Polytope(bnd.c[None, :], np.array([bnd.b])),
+            eq7_met=bool(nd.sampling.eq7_met) if nd.sampling is not None else True,
+            stop_reason=nd.stop_reason if nd.split is None else "depth",
+            feature_names=tuple(render_names(self)))
+        self._leaf_cache[key] = leaf
+        return leaf
+
+    def leaves(self, depth: int | None = None, *, minimal: bool = True) -> list[LeafExplanation]:
+        """One :class:`LeafExplanation` per leaf of the tree truncated at ``depth``, in node order.
+
+        ``minimal=True`` (default) removes the redundant rows of every leaf by LPs (the
+        result is cached per leaf); ``minimal=False`` keeps every row (box and path rows).
+        """
         check_fitted(self, "tree_")
         depth = self._check_depth(depth)
-        out = []
-        for nd in sorted(self.tree_.leaves(depth), key=lambda n: n.node_id):
-            uncertain = bool(nd.uncertain or nd.split is not None)
-            pred = self.classes_[self.tree_.label_of(nd)]
-            bnd = self._boundary_of(nd) if uncertain else None
-            bbox = (nd.data_lo.copy(), nd.data_hi.copy()) if nd.data_lo is not None else (None, None)
-            out.append(LeafExplanation(
-                node_id=nd.node_id, path=nd.path, depth=nd.depth, polytope=_normalized_polytope(nd.polytope),
-                label="uncertain" if uncertain else pred, predicted_label=pred, uncertain=uncertain,
-                positive_rate=nd.positive_rate, entropy=nd.entropy, n_samples=nd.n_samples, bounding_box=bbox,
-                boundary=None if bnd is None else Polytope(bnd.c[None, :], np.array([bnd.b])),
-                feature_names=tuple(render_names(self))))
-        return out
+        return [self._leaf_explanation(nd, minimal) for nd in sorted(self.tree_.leaves(depth), key=lambda n: n.node_id)]
+
+    def explain(self, x: Any, depth: int | None = None) -> PointExplanation:
+        """Why the translation labels the point ``x`` as it does.
+
+        Returns the point's leaf (its minimal inequalities and label), and the nearest leaf
+        whose predicted label differs, with its closest point. Distances are L1 in units of
+        each feature's range over the training box, so that features on large scales do
+        not dominate; the nearest point solves one LP per candidate leaf (candidates are
+        visited by a lower bound, the distance to their box rows, and skipped once that
+        bound exceeds the best distance found).
+        """
+        from scipy.optimize import linprog
+
+        check_fitted(self, "tree_")
+        depth = self._check_depth(depth)
+        xv = self._X(np.asarray(x, dtype=float).reshape(1, -1))[0]
+        nid = int(self.tree_.apply(xv[None, :], depth)[0])
+        leaf = self._leaf_explanation(self.tree_.nodes[nid], True)
+        lo, hi = self.root_box_
+        rng_ = np.where(hi > lo, hi - lo, 1.0)
+        d = xv.shape[0]
+        cands = [nd for nd in self.tree_.leaves(depth)
+                 if self.tree_.label_of(nd) != self.tree_.label_of(self.tree_.nodes[nid])]
+        scored = []
+        for nd in cands:
+            blo, bhi, _ = nd.polytope.axis_bounds()
+            gap = np.maximum(0.0, np.maximum(blo - xv, xv - bhi)) / rng_
+            scored.append((float(gap.sum()), nd))
+        scored.sort(key=lambda t: t[0])
+        best = (np.inf, None, None)
+        # variables z (d), e (d): min sum e_j / r_j  s.t.  z - e <= x, -z - e <= -x, C z <= b
+        eye = np.eye(d)
+        cost = np.concatenate([np.zeros(d), 1.0 / rng_])
+        for lb, nd in scored:
+            if lb >= best[0] - 1e-12:
+                break
+            C, b = nd.polytope.C, nd.polytope.b
+            A = np.vstack([np.hstack([eye, -eye]), np.hstack([-eye, -eye]), np.hstack([C, np.zeros_like(C)])])
+            rhs = np.concatenate([xv, -xv, b])
+            res = linprog(cost, A_ub=A, b_ub=rhs, bounds=[(None, None)] * d + [(0, None)] * d, method="highs")
+            if res.status == 0 and res.fun < best[0]:
+                best = (float(res.fun), nd, np.asarray(res.x[:d]))
+        pred = self.classes_[self.tree_.label_of(self.tree_.nodes[nid])]
+        names = tuple(render_names(self))
+        if best[1] is None:
+            return PointExplanation(x=xv, label=leaf.label, predicted_label=pred, leaf=leaf, nearest_other=None,
+                                    nearest_point=None, distance=float("inf"), changes={}, feature_names=names)
+        z = best[2]
+        delta = z - xv
+        changes = {names[j]: float(delta[j]) for j in range(d) if abs(delta[j]) > 1e-9 * rng_[j]}
+        return PointExplanation(x=xv, label=leaf.label, predicted_label=pred, leaf=leaf,
+                                nearest_other=self._leaf_explanation(best[1], True), nearest_point=z,
+                                distance=best[0], changes=changes, feature_names=names)
+
+    def boundary_estimate(self, depth: int | None = None, *, tol: float = 1e-7) -> list[BoundaryPiece]:
+        """The estimated decision boundary: Section 4.1's shared constraints and eq. 13's uncertain-leaf planes.
+
+        For every split of the tree truncated at ``depth``, each pair of leaves on its two
+        sides whose predicted labels differ and which are neighbours across it (their
+        closures share a ``(d-1)``-dimensional piece of the split hyperplane: an LP finds a
+        ball of positive radius inside that piece) gives a ``shared_constraint`` piece. Every
+        uncertain leaf with a linear estimate (eq. 13) gives an ``uncertain_leaf`` piece.
+        """
+        from scipy.optimize import linprog
+
+        check_fitted(self, "tree_")
+        depth = self._check_depth(depth)
+        tree = self.tree_
+        leaf_ids = {nd.node_id for nd in tree.leaves(depth)}
+        labels, unc = tree.node_arrays(depth)
+
+        def subtree_leaves(nid: int) -> list[TreeNode]:
+            out, stack = [], [nid]
+            while stack:
+                nd = tree.nodes[stack.pop()]
+                if nd.node_id in leaf_ids:
+                    out.append(nd)
+                else:
+                    stack.extend([nd.right, nd.left])
+            return out
+
+        def touches(nd: TreeNode, c: np.ndarray, b: float) -> bool:
+            res = linprog(-c, A_ub=nd.polytope.C, b_ub=nd.polytope.b, bounds=[(None, None)] * c.size, method="highs")
+            return res.status == 0 and -res.fun >= b - tol * max(1.0, abs(b))
+
+        pieces: list[BoundaryPiece] = []
+        internal, stack = [], [0]
+        while stack:
+            nd = tree.nodes[stack.pop()]
+            if nd.node_id not in leaf_ids:
+                internal.append(nd)
+                stack.extend([nd.right, nd.left])
+        for nd in internal:
+            c, b = nd.split.c, float(nd.split.b)
+            cn = c / np.linalg.norm(c)
+            left = [a for a in subtree_leaves(nd.left) if touches(a, c, b)]
+            right = [a for a in subtree_leaves(nd.right) if touches(a, -c, -b)]
+            for a in left:
+                for r in right:
+                    if labels[a.node_id] == labels[r.node_id]:
+                        continue
+                    rows = np.vstack([a.polytope.C, r.polytope.C])
+                    rhs = np.concatenate([a.polytope.b, r.polytope.b])
+                    # drop the split's own two rows (c . x <= b on the left, -c . x <= -b on the right)
+                    own = ((np.all(rows == c, axis=1) & (rhs == b)) | (np.all(rows == -c, axis=1) & (rhs == -b)))
+                    rows, rhs = rows[~own], rhs[~own]
+                    proj = np.linalg.norm(rows - np.outer(rows @ cn, cn), axis=1)
+                    A_ub = np.column_stack([rows, proj])
+                    obj = np.zeros(c.size + 1)
+                    obj[-1] = -1.0
+                    res = linprog(obj, A_ub=A_ub, b_ub=rhs, A_eq=np.append(c, 0.0)[None, :], b_eq=[b],
+                                  bounds=[(None, None)] * c.size + [(0, 1e6)], method="highs")
+                    scale = float(np.max(np.where(self.root_box_[1] > self.root_box_[0],
+                                                  self.root_box_[1] - self.root_box_[0], 1.0)))
+                    if res.status != 0 or res.x[-1] <= tol * scale:
+                        continue
+                    face = Polytope(rows, rhs).minimal()
+                    pieces.append(BoundaryPiece(
+                        kind="shared_constraint", node_id=nd.node_id, c=c.copy(), b=b, leaves=(a.node_id, r.node_id),
+                        labels=(self.classes_[labels[a.node_id]], self.classes_[labels[r.node_id]]), face=face,
+                        certain=not (unc[a.node_id] or unc[r.node_id])))
+        for nd in tree.leaves(depth):
+            bnd = self._boundary_of(nd) if unc[nd.node_id] else None
+            if bnd is None:
+                continue
+            pieces.append(BoundaryPiece(kind="uncertain_leaf", node_id=nd.node_id, c=bnd.c.copy(), b=float(bnd.b),
+                                        leaves=(nd.node_id,), labels=(self.classes_[0], self.classes_[1]),
+                                        face=nd.polytope.minimal(), certain=False))
+        return pieces
 
     def render(self, depth: int | None = None, feature_names: Any = None) -> str:
-        """All leaves as text."""
-        return "\n\n".join(e.render(feature_names) for e in self.explain(depth))
+        """All leaves as text (minimal inequalities, box rows as intervals)."""
+        return "\n\n".join(e.render(feature_names) for e in self.leaves(depth))
+
+    def to_dict(self, depth: int | None = None) -> dict:
+        """The tree and its leaves as plain data (see :func:`~interpretopt.methods.mtrepan_render.translation_to_dict`)."""
+        from interpretopt.methods.mtrepan_render import translation_to_dict
+
+        return translation_to_dict(self, depth)
+
+    def to_json(self, path: Any = None, depth: int | None = None) -> str:
+        """:meth:`to_dict` as JSON text, written to ``path`` when given."""
+        from interpretopt.methods.mtrepan_render import translation_to_json
+
+        check_fitted(self, "tree_")
+        return translation_to_json(self, path, self._check_depth(depth))
+
+    def to_frame(self, depth: int | None = None):
+        """The leaves' minimal inequalities as a DataFrame, one row per inequality
+        (see :func:`~interpretopt.methods.mtrepan_render.leaves_frame`)."""
+        from interpretopt.methods.mtrepan_render import leaves_frame
+
+        return leaves_frame(self.leaves(depth), render_names(self))
 
     def plot_2d(self, model: Any = None, *, depth: int | None = None, ax: Any = None, **kwargs: Any):
         """Figure 3: the leaf polytopes over the target's decision regions (two features only)."""
+        from interpretopt.methods.mtrepan_render import plot_polytopes_2d
+
         return plot_polytopes_2d(self, model, depth=depth, ax=ax, **kwargs)
 
 
-class MTREPANClassifier(_TranslatorBase):
-    """MTRE-PAN: a tree whose uncertain nodes split by a linear SVM (an LP), leaves are polytopes.
-
-    Defaults follow the paper's Table 1 where it gives one.
-
-    Parameters
-    ----------
+_COMMON_PARAMS_DOC = """
     max_depth : int, default 10
         Maximum depth, the root having depth 1 (the paper's tables: depth 1 is the root
         alone, one leaf).
     cutoff_entropy : float, default 0.0808
-        A node whose entropy (eq. 4) exceeds it is uncertain and a candidate for splitting.
+        A node whose entropy (eq. 4) exceeds it is uncertain and a candidate for splitting
+        (0: every impure node, as the release's circle run).
     cutoff_variance : float, default 1e-5
         Sampling on demand stops when ``p (1 - p) / N`` falls to it (eq. 7).
     margin : float, default 0.05
@@ -598,16 +896,19 @@ class MTREPANClassifier(_TranslatorBase):
     box_margin : float, default 0.05
         Widening of the sampling box around a node's data, as a fraction of each range.
     batch_size : int, default 1000
-        Points accepted per sampling batch (the authors' release uses 1000).
+        Points per sampling batch (the authors' release uses 1000).
     min_batches : int, default 1
         Batches sampled at every node before the variance rule may stop.
     max_node_samples : int or None, default None
-        Cap on samples drawn per node (``None``: the variance rule alone).
+        Cap on samples drawn per node (``None``: the variance rule alone). A node stopped
+        by it records ``eq7_met=False`` and ``fit`` warns.
     leaf_label : {"majority", "side"}, default "majority"
         A leaf's label: the majority of its data, or the side of its parent's split it lies
-        on (the paper's wording, "leaf nodes inherit a label from the SVM classifier"; the
-        root then takes its majority label). The two differ only where the SVM side and
-        the data disagree.
+        on (the paper's wording, "leaf nodes inherit a label from the SVM classifier
+        according to the side of the split they fall into", and the release).
+    root_label : {"majority", "negative"}, default "majority"
+        The root's label while it is the only leaf: its majority, or class 0 as the
+        release (so the paper's depth-1 model parity is the share of class 0).
     boundary_estimates : bool, default True
         Fit an SVM in every uncertain leaf as its linear boundary estimate (eq. 13).
     C : float, default 10.0
@@ -616,6 +917,7 @@ class MTREPANClassifier(_TranslatorBase):
         regularization lambda = 1e-4, so the hinge term dominates; C = 10 likewise lets a
         separable node be split without error.
     class_weight : "balanced", None or mapping, default "balanced"
+        Sample weights of the node LP (the release's SVM is unweighted: ``None``).
     solver : str, default "highs"
         Any LP backend of :mod:`interpretopt.solvers`.
     solver_settings : SolveSettings, dict or None
@@ -623,8 +925,27 @@ class MTREPANClassifier(_TranslatorBase):
         How the node LP reaches the solver (see the module docstring).
     max_lp_samples : int or None, default None
         Subsample larger nodes to this many rows for the LP (``None``: all rows).
+    sampler : {"auto", "rejection", "hit_and_run"}, default "auto"
+        How points uniform in a node's region are drawn
+        (:mod:`interpretopt.heuristics.polytope_sampling`): rejection where it accepts at
+        least ``min_acceptance`` of its proposals, else hit-and-run.
+    min_acceptance : float, default 0.02
+    burn_in, thin : int or None
+        Hit-and-run's burn-in and thinning (``None``: ``10 d + 20`` and ``3 d``).
+    max_draws : int or None, default None
+        With ``sampler="rejection"`` only: cap on box points per node (it then warns and
+        records that eq. 7 was not met).
     random_state : int, Generator or None
+"""
 
+
+class MTREPANClassifier(_TranslatorBase):
+    __doc__ = """MTRE-PAN: a tree whose uncertain nodes split by a linear SVM (an LP), leaves are polytopes.
+
+    Defaults follow the paper's Table 1 where it gives one.
+
+    Parameters
+    ----------""" + _COMMON_PARAMS_DOC + """
     Attributes
     ----------
     tree_ : TranslationTree
@@ -636,9 +957,18 @@ class MTREPANClassifier(_TranslatorBase):
     n_lp_solves_ : int
     lp_sizes_ : list of int
     solve_results_ : list of dict
-        Per LP: node path, size, solver, status, objective, times.
-    fit_time_ : float
+        Per LP: node path, size, solver, ``status`` (shared vocabulary), ``solver_status``,
+        objective, bound, gap, times.
+    lp_status_counts_ : dict
+        Node LPs per status.
+    n_eq7_unmet_ : int
+        Nodes where sampling stopped before eq. 7 was met (0 unless a cap is set).
+    fit_time_, fit_cpu_ : float
+        Wall and process CPU seconds of ``fit``.
     stats_ : dict
+        Times in wall seconds (``sampling_time`` without the target's own time,
+        ``oracle_time``, ``split_time``, ``boundary_time``) and the same in CPU seconds
+        (``*_cpu``), ``n_nodes``, ``sampling_methods``.
     root_box_ : (lo, hi)
 
     Examples
@@ -657,33 +987,54 @@ class MTREPANClassifier(_TranslatorBase):
 
 
 class TREPANClassifier(_TranslatorBase):
-    """TRE-PAN (binary C4.5-style variant): axis-aligned entropy splits, same sampling and cutoffs.
+    __doc__ = """TRE-PAN baseline: axis-aligned splits, same sampling, cutoffs and depth handling as MTRE-PAN.
 
-    Parameters are those of :class:`MTREPANClassifier` (the LP settings serve the boundary
-    estimates of uncertain leaves) plus
-
+    Parameters
+    ----------
+    splitter : {"c45", "svm_1d"}, default "c45"
+        ``"c45"``: the binary C4.5-style threshold of highest information gain (the paper's
+        text); ``"svm_1d"``: a one-feature SVM LP per feature, lowest objective wins (the
+        authors' release, which produced the paper's TRE-PAN tables).
     criterion : {"gain", "gain_ratio"}, default "gain"
-        Information gain, or C4.5's gain ratio.
+        For ``splitter="c45"``: information gain, or C4.5's gain ratio.""" + _COMMON_PARAMS_DOC + """
+    The LP settings serve the boundary estimates of uncertain leaves and the ``svm_1d``
+    splits. Attributes are those of :class:`MTREPANClassifier`.
     """
 
     _split_kind = "axis"
 
-    def __init__(self, *, criterion: str = "gain", max_depth: int = 10, cutoff_entropy: float = 0.0808,
-                 cutoff_variance: float = 1e-5, margin: float = 0.05, box_margin: float = 0.05, batch_size: int = 1000,
-                 min_batches: int = 1, max_node_samples: int | None = None, leaf_label: str = "majority",
+    def __init__(self, *, splitter: str = "c45", criterion: str = "gain", max_depth: int = 10,
+                 cutoff_entropy: float = 0.0808, cutoff_variance: float = 1e-5, margin: float = 0.05,
+                 box_margin: float = 0.05, batch_size: int = 1000, min_batches: int = 1,
+                 max_node_samples: int | None = None, leaf_label: str = "majority", root_label: str = "majority",
                  boundary_estimates: bool = True, C: float = 10.0, class_weight: Any = "balanced",
                  solver: str = "highs", solver_settings: Any = None, lp_path: str = "auto",
-                 max_lp_samples: int | None = None, random_state: Any = None) -> None:
+                 max_lp_samples: int | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
+                 burn_in: int | None = None, thin: int | None = None, max_draws: int | None = None,
+                 random_state: Any = None) -> None:
         super().__init__(max_depth=max_depth, cutoff_entropy=cutoff_entropy, cutoff_variance=cutoff_variance,
                          margin=margin, box_margin=box_margin, batch_size=batch_size, min_batches=min_batches,
-                         max_node_samples=max_node_samples, leaf_label=leaf_label,
+                         max_node_samples=max_node_samples, leaf_label=leaf_label, root_label=root_label,
                          boundary_estimates=boundary_estimates, C=C, class_weight=class_weight, solver=solver,
                          solver_settings=solver_settings, lp_path=lp_path, max_lp_samples=max_lp_samples,
-                         random_state=random_state)
+                         sampler=sampler, min_acceptance=min_acceptance, burn_in=burn_in, thin=thin,
+                         max_draws=max_draws, random_state=random_state)
+        self.splitter = splitter
         self.criterion = criterion
 
     _parameter_constraints: dict = {**_TranslatorBase._parameter_constraints,
+                                     "splitter": [StrOptions(set(TREPAN_SPLITTERS))],
                                      "criterion": [StrOptions({"gain", "gain_ratio"})]}
 
     def _split(self, X: np.ndarray, y: np.ndarray, path: str) -> Split | None:
-        return best_axis_split(X, y, criterion=self.criterion)
+        if self.splitter == "c45":
+            return best_axis_split(X, y, criterion=self.criterion)
+        Xl, yl = self._lp_data(X, y, path)
+        t0 = time.perf_counter()
+        split, results = fit_feature_svm_split(Xl, yl, C=float(self.C), class_weight=self.class_weight,
+                                               solver=self.solver, settings=self._settings_obj,
+                                               lp_path=self.lp_path, path=path)
+        self.lp_time_ += time.perf_counter() - t0
+        for res in results:
+            self._record(res, path, Xl.shape[0])
+        return split

@@ -54,21 +54,28 @@ def test_imd_table6_accuracies_mlp(dataset, data_dir):
     assert max(gaps.values()) <= TOLERANCE[dataset][1], gaps
 
 
+def _release_abalone(data_dir):
+    """Abalone as the MTRE-PAN release prepares it: one-hot Sex, rings >= median -> 1, classes
+    balanced by dropping rows of the larger class, 30% validation rows."""
+    from interpretopt.experiments.tasks.mtrepan import release_split
+
+    ds = load_dataset("abalone", data_dir=data_dir, one_hot_sex=True)
+    X, y = ds.numeric(), ds.y
+    tr, va = release_split(y, 0.3, 0, balance=True)
+    return X, y, tr, va
+
+
 @pytest.mark.repro
 def test_mtrepan_net_abalone_accuracy(data_dir):
-    """MTRE-PAN Section 4.2 reports 84.4% validation accuracy on abalone (median split, 70/30, 100 epochs).
-    Reduced scale: 30 epochs."""
-    ds = load_dataset("abalone", data_dir=data_dir)
-    X, y = ds.numeric(), ds.y
-    tr, va = train_test_indices(len(y), 0.3, 0, stratify=y)
-    net = make_model("MTREPAN_NET", random_state=0, max_epochs=30).fit(X[tr], y[tr], X_val=X[va], y_val=y[va])
+    """MTRE-PAN Section 4.2 reports 84.4% validation accuracy on abalone. The release trains 1,000
+    calls of RMSProp; reduced scale: 10 calls (the best call of a full run comes early)."""
+    X, y, tr, va = _release_abalone(data_dir)
+    net = make_model("MTREPAN_NET", random_state=0, n_rounds=10).fit(X[tr], y[tr], X_val=X[va], y_val=y[va])
     assert net.best_validation_score_ >= 0.80
 
 
 @pytest.mark.slow
 def test_mtrepan_net_abalone_accuracy_full(data_dir):
-    ds = load_dataset("abalone", data_dir=data_dir)
-    X, y = ds.numeric(), ds.y
-    tr, va = train_test_indices(len(y), 0.3, 0, stratify=y)
-    net = make_model("MTREPAN_NET", random_state=0).fit(X[tr], y[tr], X_val=X[va], y_val=y[va])
+    X, y, tr, va = _release_abalone(data_dir)
+    net = make_model("MTREPAN_NET", random_state=0, n_rounds=1000).fit(X[tr], y[tr], X_val=X[va], y_val=y[va])
     assert abs(net.best_validation_score_ - 0.844) <= 0.02

@@ -16,7 +16,7 @@ ALL = ["LR", "KN1", "KN2", "MLP1", "MLP2", "DT1", "DT2", "GB", "RF1", "RF2", "GN
        "CRL_RF", "CRL_ADA", "CRL_XGB", "WC_LR", "WC_RF", "WC_XGB", "MTREPAN_NET"]
 # models slow enough to be fitted with fewer iterations in the generic fit test
 FAST = {"RF500": {"n_estimators": 10}, "CRL_RF": {"n_estimators": 10}, "CRL_ADA": {"n_estimators": 5},
-        "MLP2": {"max_iter": 20}, "MTREPAN_NET": {"max_epochs": 30, "learning_rate_init": 0.05}}
+        "MLP2": {"max_iter": 20}, "MTREPAN_NET": {"n_rounds": 5, "samples_per_round": 3000}}
 
 
 def _data(n=120, seed=0):

@@ -46,7 +46,7 @@ def test_property_certain_parity_never_exceeds_model_parity(rows):
 def test_boundary_definitions():
     from sklearn.linear_model import LogisticRegression
 
-    from interpretopt.methods.mtrepan import CircleTarget
+    from interpretopt.blackbox import CircleTarget
 
     X = np.array([[0.0, 0.99], [0.0, 0.5], [2.0, 0.0], [1.02, 0.0]])
     circle = CircleTarget(1.0)
@@ -71,13 +71,14 @@ def test_networks_use_the_input_of_the_last_layer():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(150, 3))
     y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    net = make_model("MTREPAN_NET", random_state=0, max_epochs=3).fit(X, y)
+    net = make_model("MTREPAN_NET", random_state=0, n_rounds=2, samples_per_round=500).fit(X, y)
     assert boundary_kind(net) == "logit"
     assert np.array_equal(boundary_mask(net, X, 0.05), np.abs(net.decision_function(X)) <= 0.05)
 
 
 def test_parity_report_on_a_translation():
-    from interpretopt.methods.mtrepan import CircleTarget, MTREPANClassifier
+    from interpretopt.blackbox import CircleTarget
+    from interpretopt.methods.mtrepan import MTREPANClassifier
 
     X = np.random.default_rng(0).uniform(-2, 2, (200, 2))
     est = MTREPANClassifier(max_depth=3, batch_size=100, cutoff_variance=1e-3, random_state=0).fit(X, CircleTarget())
@@ -102,3 +103,47 @@ def test_length_mismatch_is_an_error():
         model_parity([0, 1], [0, 1, 1])
     with pytest.raises(InputError):
         certain_model_parity([0, 1], [True], [0, 1])
+
+
+def test_release_boundary_set_is_the_chained_comparison_of_the_release():
+    """Release Ann_Oracle::MarginFilter keeps x when `0.5 - margin > p > margin + 0.5`, which C++
+    evaluates as `((0.5 - margin) > p) > (margin + 0.5)`: true exactly when p < 0.5 - margin."""
+    from interpretopt.evaluation.parity import release_boundary_mask
+
+    class Fixed:
+        def __init__(self, p):
+            self.p = np.asarray(p, dtype=float)
+
+        def predict_proba(self, X):
+            return np.column_stack([1 - self.p, self.p])
+
+    p = np.array([0.0, 0.2, 0.449, 0.45, 0.47, 0.5, 0.53, 0.55, 0.9, 1.0])
+    m = 0.05
+    cxx = np.array([float((0.5 - m) > v) > (m + 0.5) for v in p])  # the C++ expression, step by step
+    got = release_boundary_mask(Fixed(p), np.zeros((p.size, 1)), m)
+    assert np.array_equal(got, cxx.astype(bool))
+    assert got.tolist() == [True, True, True, False, False, False, False, False, False, False]
+    # the circle oracle keeps the points inside the circle
+    from interpretopt.blackbox import CircleTarget
+
+    Z = np.array([[0.0, 0.0], [0.99, 0.0], [1.0, 0.0], [1.2, 0.3], [3.0, 3.0]])
+    assert release_boundary_mask(CircleTarget(), Z, m).tolist() == [True, True, True, False, False]
+    with pytest.raises(InputError, match="predict_proba or boundary_score"):
+        release_boundary_mask(object(), Z, m)
+
+
+def test_parity_report_adds_the_release_quantity_only_when_asked():
+    from interpretopt.blackbox import CircleTarget
+    from interpretopt.evaluation.parity import release_boundary_mask
+    from interpretopt.methods.mtrepan import MTREPANClassifier
+
+    X = np.random.default_rng(0).uniform(-2, 2, (200, 2))
+    est = MTREPANClassifier(max_depth=3, batch_size=100, cutoff_variance=1e-3, random_state=0).fit(X, CircleTarget())
+    V = np.random.default_rng(1).uniform(-2, 2, (3000, 2))
+    rep = est.parity(CircleTarget(), V, depth=3, release_boundary=True)
+    mask = release_boundary_mask(CircleTarget(), V)
+    pred, unc = est.predict(V, depth=3), est.predict_uncertain(V, depth=3)
+    t = CircleTarget().predict(V)
+    assert rep["n_boundary_release"] == int(mask.sum())
+    assert rep["boundary_model_parity_release"] == pytest.approx(certain_model_parity(pred[mask], unc[mask], t[mask]))
+    assert "boundary_model_parity_release" not in est.parity(CircleTarget(), V, depth=3)

@@ -145,7 +145,7 @@ def test_abbr_baseline_counts_and_reports_milp_timeouts(monkeypatch):
 @pytest.mark.parametrize("cls", [MTREPANClassifier, TREPANClassifier])
 def test_mtrepan_nodes_follow_the_entropy_and_variance_rules(cls):
     from interpretopt.heuristics.trepan import binary_entropy
-    from interpretopt.methods.mtrepan import CircleTarget
+    from interpretopt.blackbox import CircleTarget
 
     X = np.random.default_rng(0).uniform(-3, 3, (200, 2))
     cut_h, cut_v, depth = 0.0808, 1e-3, 4

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from interpretopt.exceptions import InputError
 from interpretopt.heuristics.trepan import NodeSolveError, best_axis_split, binary_entropy, sample_on_demand
-from interpretopt.methods.mtrepan import CircleTarget, MTREPANClassifier, TREPANClassifier
+from interpretopt.blackbox import CircleTarget
+from interpretopt.methods.mtrepan import MTREPANClassifier, TREPANClassifier
 from interpretopt.rules import Polytope
 
 # small but real settings: batches of 100, sampling stops once p(1-p)/N <= 1e-3
@@ -163,12 +164,16 @@ def test_explanations_are_in_original_units(circle_fit):
         return ((Z[:, 0] / 1000 - 0.5) ** 2 + (Z[:, 1] / 10) ** 2 < 0.1).astype(int)
 
     est = MTREPANClassifier(max_depth=4, random_state=0, **FAST).fit(X, target)
-    leaves = est.explain()
+    leaves = est.leaves()
     assert len(leaves) == est.leaf_count()
     ids = est.apply(X)
-    for e in leaves:
+    P = np.random.default_rng(4).uniform(*est.root_box_, (3000, 2))
+    for e, nd in zip(leaves, sorted(est.tree_.leaves(), key=lambda n: n.node_id)):
         assert e.polytope.contains(X[ids == e.node_id], tol=1e-7).all()
         assert np.allclose(np.max(np.abs(e.polytope.C), axis=1), 1.0)
+        # the minimal form has no more rows and describes the same set
+        assert e.polytope.n_constraints <= nd.polytope.n_constraints
+        assert np.array_equal(e.polytope.contains(P, tol=1e-9), nd.polytope.contains(P, tol=1e-9))
         lo, hi = e.bounding_box
         assert (lo <= hi).all()
         if e.uncertain:
@@ -178,7 +183,9 @@ def test_explanations_are_in_original_units(circle_fit):
     text = est.render(feature_names=["income", "age"])
     assert "income" in text and "<=" in text
     # uncertain leaves of a truncated tree report their split as the boundary estimate
-    assert all(e.boundary is not None for e in est.explain(depth=2) if e.uncertain)
+    assert all(e.boundary is not None for e in est.leaves(depth=2) if e.uncertain)
+    # box rows print as intervals
+    assert " <= income <= " in text or "income >= " in text or "income <= " in text
 
 
 def test_pandas_names_and_plot(circle_fit, tmp_path):
@@ -317,10 +324,90 @@ def test_side_labels_follow_the_svm_side_and_options_run():
     assert tp.leaf_count() >= 2
 
 
-def test_sampling_gives_up_on_a_region_too_thin_to_hit():
-    P = Polytope.bounding_box([0, 0], [1, 1]).add([1.0, 0.0], 1e-7)  # a sliver of width 1e-7
-    Xs, ys, tr = sample_on_demand(P, np.zeros(2), np.ones(2), lambda Z: np.ones(len(Z)), np.random.default_rng(0),
-                                  n_inherited=0, n_positive=0, cutoff_variance=1e-5, batch_size=20,
-                                  max_draw_factor=50)
-    assert tr.stopped_by == "empty_region" and tr.n_draws <= 50 * 20 + 200_000
-    assert Xs.shape[0] == tr.n_sampled < 20
+def test_regression_sampling_does_not_give_up_on_a_region_too_thin_to_hit():
+    # The sampler used to stop after 100 x batch draws and label the node "empty_region"
+    # silently; a sliver of width 1e-7 is now sampled in full (the box is tightened by LPs).
+    P = Polytope.bounding_box([0, 0], [1, 1]).add([1.0, 0.0], 1e-7)
+    Xs, ys, tr = sample_on_demand(P, np.zeros(2), np.ones(2), lambda Z: (Z[:, 1] > 0.5).astype(int),
+                                  np.random.default_rng(0), n_inherited=0, n_positive=0, cutoff_variance=1e-3,
+                                  batch_size=20)
+    assert tr.stopped_by == "variance" and tr.eq7_met
+    assert tr.tightened and tr.method == "rejection"
+    assert Xs.shape[0] == tr.n_sampled >= 20 and P.contains(Xs, tol=0.0).all()
+
+
+def test_a_cap_warns_and_the_node_records_that_eq7_was_not_met():
+    from interpretopt.methods.mtrepan import SamplingCapWarning
+
+    X = _circle_data(200)
+    with pytest.warns(SamplingCapWarning, match="eq. 7"):
+        est = MTREPANClassifier(max_depth=3, random_state=0, batch_size=50, cutoff_variance=1e-5,
+                                max_node_samples=100).fit(X, CircleTarget())
+    unmet = [nd for nd in est.tree_.nodes if not nd.sampling.eq7_met]
+    assert est.n_eq7_unmet_ == len(unmet) > 0
+    assert all(nd.sampling.stopped_by == "max_samples" and nd.sampling.n_sampled == 100 for nd in unmet)
+    assert all(not e.eq7_met for e in est.leaves() if e.node_id in {nd.node_id for nd in unmet})
+    with pytest.warns(SamplingCapWarning):
+        MTREPANClassifier(max_depth=2, random_state=0, batch_size=50, cutoff_variance=1e-5, sampler="rejection",
+                          max_draws=60).fit(X, CircleTarget())
+    with pytest.raises(InputError, match="max_draws"):
+        MTREPANClassifier(max_draws=60).fit(X, CircleTarget())
+
+
+def test_without_a_cap_every_node_meets_eq7(circle_fit):
+    _, est = circle_fit
+    assert est.n_eq7_unmet_ == 0
+    for nd in est.tree_.nodes:
+        tr = nd.sampling
+        assert tr.eq7_met and tr.stopped_by == "variance" and tr.variance <= est.cutoff_variance
+        p = nd.n_positive / nd.n_samples
+        assert p * (1 - p) / nd.n_samples == pytest.approx(tr.variance)
+
+
+def test_root_label_negative_and_side_labels_reproduce_the_release_labels():
+    X = _circle_data(300)
+    est = MTREPANClassifier(max_depth=3, leaf_label="side", root_label="negative", random_state=0,
+                            **FAST).fit(X, CircleTarget())
+    V = np.random.default_rng(2).uniform(*est.root_box_, (2000, 2))
+    # depth 1: every point is called negative, whatever the root's majority
+    assert (est.predict(V, depth=1) == 0).all()
+    assert est.parity(CircleTarget(), V, depth=1)["model_parity"] == pytest.approx(
+        100 * np.mean(CircleTarget().predict(V) == 0))
+    for nd in est.tree_.leaves():
+        assert est.tree_.label_of(nd) == (0 if nd.path[-1] == "L" else 1)
+    with pytest.raises(InputError, match="root_label"):
+        MTREPANClassifier(root_label="positive").fit(X, CircleTarget())
+
+
+def test_node_lp_results_use_the_shared_status_vocabulary(circle_fit):
+    from interpretopt.methods.mtrepan import node_lp_status
+
+    _, est = circle_fit
+    assert est.solve_results_ and {r["status"] for r in est.solve_results_} == {"optimal"}
+    assert sum(est.lp_status_counts_.values()) == est.n_lp_solves_
+    for nd in est.tree_.nodes:
+        if nd.split is not None:
+            info = nd.split.info
+            assert info["status"] == "optimal" and info["gap"] == 0.0 and info["bound"] == info["objective"]
+    assert [node_lp_status(s) for s in ("optimal", "feasible", "time_limit", "limit", "unknown",
+                                        "infeasible_or_unbounded", "infeasible", "unbounded", "error")] == \
+        ["optimal", "feasible", "error", "error", "error", "error", "infeasible", "unbounded", "error"]
+
+
+def test_trepan_release_splitter_picks_the_feature_with_the_smallest_svm_objective():
+    from interpretopt.methods.mtrepan import fit_feature_svm_split, fit_node_svm
+
+    rng = np.random.default_rng(0)
+    X = rng.uniform(0, 10, (400, 3))
+    y = (X[:, 2] > 6.0).astype(int)  # feature 2 separates, the others carry no signal
+    split, results = fit_feature_svm_split(X, y)
+    assert len(results) == 3 and split.info["feature"] == 2
+    assert np.count_nonzero(split.c) == 1 and abs(split.c[2]) == 1.0
+    assert np.mean((X @ split.c <= split.b) == (y == 0)) > 0.98
+    objs = [fit_node_svm(X[:, [j]], y, C=10.0)[0].info["objective"] for j in range(3)]
+    assert split.info["objective"] == pytest.approx(min(objs)) and int(np.argmin(objs)) == 2
+    est = TREPANClassifier(splitter="svm_1d", max_depth=2, random_state=0, **FAST).fit(X, lambda Z: Z[:, 2] > 6.0)
+    assert est.leaf_count() == 2 and est.tree_.nodes[0].split.info["feature"] == 2
+    assert est.n_lp_solves_ >= 3
+    with pytest.raises(InputError, match="splitter"):
+        TREPANClassifier(splitter="cart").fit(X, lambda Z: Z[:, 2] > 6.0)

@@ -125,6 +125,8 @@ def _summary(prefix: str, est, X_test, y_test) -> dict:
         f"n_literals_{prefix}": int(est.rules_.n_conditions),
         f"fit_time_{prefix}": float(est.fit_time_),
         f"gap_{prefix}": float(est.gap_) if est.gap_ is not None else float("nan"),
+        f"lower_bound_{prefix}": float(est.lower_bound_),
+        f"proven_{prefix}": bool(est.proven_),
         f"cg_iterations_{prefix}": int(est.n_iter_),
         f"stop_{prefix}": str(est.stop_reason_),
     }
@@ -166,7 +168,7 @@ def _run_surrogate(ctx, params) -> dict:
     est = _fit(_estimator(fp, ctx), Xdf.iloc[train], yl[train])
     out = _summary("A", est, Xdf.iloc[test], yl[test])
     out.update(fidelity=out["fidelity_A"], n_rules=out["n_rules_A"], n_literals=out["n_literals_A"],
-               lp_bound=est.lp_bound_, **_status(est))
+               restricted_lp=est.restricted_lp_, **_status(est))
     if model:
         out["blackbox_accuracy"] = float(np.mean(yl[test] == ctx.y[test]))
     out["artifacts"] = {"rules.txt": est.render()}
@@ -174,13 +176,19 @@ def _run_surrogate(ctx, params) -> dict:
 
 
 def _status(est) -> dict:
+    """The results store's ``status``/``bound``/``gap`` are the fit's certificate, never invented ones.
+
+    ``status`` is the rule set's status for the whole problem (``optimal`` only when its
+    objective meets a valid lower bound; ``heuristic`` with beam pricing; ``feasible`` for an
+    incumbent with a bound), ``bound`` the valid lower bound, ``gap`` the gap to it.
+    """
     res = est.solve_results_.get("integer")
     return {
-        "solver": getattr(res, "solver", "highs") or "highs",
-        "status": str(getattr(res, "status", "optimal")),
-        "objective": float(est.objective_) if est.objective_ is not None else float("nan"),
-        "bound": float(est.lp_bound_),
-        "gap": float(est.gap_) if est.gap_ is not None else float("nan"),
+        "solver": getattr(res, "solver", None) or "highs",
+        "status": str(est.status_),
+        "objective": float(est.objective_),
+        "bound": float(est.lower_bound_) if est.lower_bound_ is not None else None,
+        "gap": float(est.gap_) if est.gap_ is not None else None,
     }
 
 

@@ -1,56 +1,86 @@
 """Experiment task ``mtrepan``: global translation by MTRE-PAN or TRE-PAN (Almerri et al., Tables 2-9).
 
-One run = one (dataset, target, variant, evaluation depth, repetition). The target is
-the paper's network (``models: [MTREPAN_NET]``: MinMax to [-1, 1], two hidden layers of
-``n_features`` sigmoid units, best validation epoch of 100) trained on the 70% part of
-the run's split (key ``mtrepan``), or, for the ``circle`` dataset (no model named), the
-circle of radius ``params.radius`` itself (:class:`~interpretopt.methods.mtrepan.CircleTarget`).
+One run = one (dataset, target, variant, evaluation depth, repetition). The target and the
+tree of a (dataset, target, variant, repetition) are built once (``ctx.memo``; their seeds
+come from ``ctx.seed_for`` and do not depend on ``depth``); the tree is grown up to
+``grow_depth`` and evaluated truncated at ``depth`` (root =
+depth 1, the paper's convention). Because every node draws from its own seeded generator,
+the truncated tree is exactly the tree a run with ``max_depth = depth`` would grow.
 
-The translation is grown once on the training rows up to ``grow_depth`` (cached in the
-process, keyed by the data, split, target and growth parameters; its seed does not depend
-on ``depth``) and evaluated truncated at ``depth`` (root = depth 1, the paper's
-convention). Because every node draws from its own seeded generator, the truncated tree is
-exactly the tree a run with ``max_depth = depth`` would grow.
+Data and target, as the authors' release prepares them (``Oracle.cpp``, ``Ann_Oracle.cpp``):
+with ``balance_classes: true`` the rows of the larger class are dropped at random until
+both classes are equal; the rows are shuffled and ``test_size`` of them (the release's
+``floor((n - 1) 0.3) + 1``) are the validation rows, the rest the training rows. The target
+is the network named in ``models`` (``MTREPAN_NET``), trained on the training rows with the
+validation rows picking the best training call (``net_*`` parameters override its
+settings: ``net_rounds``, ``net_scale_inputs``, ``net_loss``, ``net_optimizer``,
+``net_learning_rate``, ``net_samples_per_round``), or, for the ``circle`` dataset (no model
+named), the circle of radius ``params.radius`` itself (:class:`~interpretopt.blackbox.CircleTarget`),
+with every row a training row (``test_size: 0``, as the release's circle run).
 
-Metrics (percent, as the paper's tables): on the held-out 30% rows, ``model_parity``
-(eq. 8), ``certain_model_parity`` (eq. 9), ``boundary_model_parity`` (rows within
-``margin`` of the target's boundary: the input of the network's output unit, the
-signed distance for the circle; ``n_boundary`` says how many rows that is) and
-``leaf_count``; the same three parities on ``n_uniform`` points drawn uniformly from the
-training rows' bounding box and labelled by the target (suffix ``_uniform``), since the
-rows near the boundary of a network are few. Also ``target_accuracy`` (the target on the
-held-out rows), ``n_queries`` (rows labelled by the target during growth),
-``fit_seconds``, ``lp_seconds``, ``n_lp_solves``, ``eval_seconds``.
+Evaluation protocols (``evaluation``):
 
-Parameters (``params``): ``variant`` (``mtrepan`` | ``trepan``), ``depth``,
+``paper``
+    The release's ``Tree_Builder::Get_All(0.50)``: ``floor(eval_fraction * N_root)``
+    points uniform in the training rows' bounding box, ``N_root`` being the number of data
+    the root held after sampling on demand (training rows plus samples), labelled by the
+    target; one draw per tree, used at every depth. With ``leaf_label: side`` and
+    ``root_label: negative`` (the release's labels) the depth-1 model parity is the share of
+    the box the target labels negative.
+``held_out``
+    The validation rows (the project's earlier protocol).
+``both``
+    ``paper`` in the main columns and ``held_out`` with the suffix ``_held_out``.
+
+Metrics (percent, as the paper's tables): ``model_parity`` (eq. 8), ``certain_model_parity``
+(eq. 9), ``boundary_model_parity`` (the paper's definition: points within ``margin`` of the
+target's boundary, the input of the network's output unit or the circle's signed
+distance; ``n_boundary`` says how many), ``boundary_model_parity_release`` (what the
+release computed and the paper printed: certain parity on the points the network calls
+negative with ``p < 0.5 - margin``, or inside the circle; ``n_boundary_release``; see
+:func:`interpretopt.evaluation.parity.release_boundary_mask`), ``leaf_count``. Also
+``n_eval``, ``target_accuracy`` (on the validation rows), ``target_negative_share`` (share
+of the evaluation box the target labels 0), ``n_queries``, ``fit_seconds``,
+``lp_seconds``, ``sampling_seconds`` (drawing points, without the target's time),
+``oracle_seconds``, ``n_lp_solves``, ``n_lp_optimal``, ``n_eq7_unmet``,
+``n_hit_and_run_nodes``, ``eval_seconds``. No ``status`` column: the tree is a greedy
+construction, not a certified optimum.
+
+Tree parameters (``params``): ``variant`` (``mtrepan``; ``trepan``, whose splitter is
+``trepan_splitter``, default ``svm_1d`` (the release's, which produced the paper's TRE-PAN
+tables); ``trepan_c45``, the C4.5-style splitter of the paper's text), ``depth``,
 ``grow_depth`` (default 10), ``cutoff_entropy`` (0.0808), ``cutoff_variance`` (1e-5),
 ``margin`` (0.05), ``box_margin`` (0.05), ``batch_size`` (1000), ``C`` (10),
-``leaf_label`` (``majority``), ``criterion`` (TRE-PAN, ``gain``), ``max_node_samples``,
-``max_lp_samples``, ``n_uniform`` (20000), ``radius`` (circle, 1.0), ``plot_depths``
-(depths at which the 2-D leaf plot of Figure 3 is written as an SVG artifact, two-feature
-data only; in YAML a list value is written ``[[9, 12]]``), ``explain_depths`` (depths at
-which the leaves are written as text).
+``class_weight`` (``balanced``), ``leaf_label`` (``majority``), ``root_label``
+(``majority``), ``criterion`` (C4.5, ``gain``), ``max_node_samples``, ``max_lp_samples``,
+``sampler`` (``auto``), ``boundary_estimates`` (false), ``radius`` (circle, 1.0),
+``eval_fraction`` (0.5), ``plot_depths`` (depths at which the 2-D leaf plot of Figure 3 is
+written as an SVG artifact, two-feature data only; in YAML a list value is written
+``[[9, 12]]``), ``explain_depths`` (depths at which the leaves are written as text and
+JSON).
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import io
-import threading
 import time
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 
-__all__ = ["run", "make_translator"]
+__all__ = ["run", "make_translator", "release_split", "VARIANTS", "EVALUATIONS"]
 
-_TREES: OrderedDict = OrderedDict()
-_TREES_LOCK = threading.Lock()
-_MAX_CACHED = 8
+VARIANTS = ("mtrepan", "trepan", "trepan_c45")
+EVALUATIONS = ("paper", "held_out", "both")
 
 _GROW_KEYS = ("variant", "grow_depth", "cutoff_entropy", "cutoff_variance", "box_margin", "batch_size", "C",
-              "leaf_label", "criterion", "max_node_samples", "max_lp_samples", "radius", "margin")
+              "class_weight", "leaf_label", "root_label", "criterion", "trepan_splitter", "max_node_samples",
+              "max_lp_samples", "sampler", "radius", "margin", "eval_fraction", "boundary_estimates")
+_NET_KEYS = {"net_rounds": "n_rounds", "net_scale_inputs": "scale_inputs", "net_loss": "loss",
+             "net_optimizer": "optimizer", "net_learning_rate": "learning_rate",
+             "net_samples_per_round": "samples_per_round"}
 
 
 def make_translator(params: dict, seed: int, solver: str = "highs", settings: Any = None):
@@ -58,30 +88,68 @@ def make_translator(params: dict, seed: int, solver: str = "highs", settings: An
     from interpretopt.methods.mtrepan import MTREPANClassifier, TREPANClassifier
 
     variant = params.get("variant", "mtrepan")
+    if variant not in VARIANTS:
+        raise ValueError(f"params.variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     kw = dict(max_depth=int(params.get("grow_depth", 10)), cutoff_entropy=float(params.get("cutoff_entropy", 0.0808)),
               cutoff_variance=float(params.get("cutoff_variance", 1e-5)), margin=float(params.get("margin", 0.05)),
               box_margin=float(params.get("box_margin", 0.05)), batch_size=int(params.get("batch_size", 1000)),
-              C=float(params.get("C", 10.0)), leaf_label=params.get("leaf_label", "majority"),
+              C=float(params.get("C", 10.0)), class_weight=params.get("class_weight", "balanced"),
+              leaf_label=params.get("leaf_label", "majority"), root_label=params.get("root_label", "majority"),
               boundary_estimates=bool(params.get("boundary_estimates", False)), solver=solver,
               solver_settings=settings, max_node_samples=params.get("max_node_samples"),
-              max_lp_samples=params.get("max_lp_samples"), random_state=seed)
+              max_lp_samples=params.get("max_lp_samples"), sampler=params.get("sampler", "auto"), random_state=seed)
     if variant == "mtrepan":
         return MTREPANClassifier(**kw)
-    if variant == "trepan":
-        return TREPANClassifier(criterion=params.get("criterion", "gain"), **kw)
-    raise ValueError(f"params.variant must be 'mtrepan' or 'trepan', got {variant!r}")
+    splitter = "c45" if variant == "trepan_c45" else params.get("trepan_splitter", "svm_1d")
+    return TREPANClassifier(splitter=splitter, criterion=params.get("criterion", "gain"), **kw)
 
 
-def _target(ctx, train):
-    from interpretopt.methods.mtrepan import CircleTarget
+def release_split(y: np.ndarray, test_size: float, seed: int, balance: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Training and validation rows as the authors' release forms them (``Oracle::Oracle``).
 
-    if ctx.models:
-        if len(ctx.models) != 1:
-            raise ValueError(f"the mtrepan task translates one model, got {list(ctx.models)}")
-        return ctx.black_box(ctx.models[0], train), ctx.models[0]
-    if ctx.dataset.name != "circle":
-        raise ValueError("name the target model (models: [MTREPAN_NET]); only the circle dataset has a built-in target")
-    return CircleTarget(float(ctx.params.get("radius", 1.0))), "circle"
+    Shuffle; with ``balance`` drop the first rows of the larger class (in shuffled order)
+    until both classes have as many rows; shuffle again; the first
+    ``floor((n - 1) test_size) + 1`` rows validate, the rest train (``test_size = 0``: every
+    row trains). Returned sorted.
+    """
+    rng = np.random.default_rng(seed)
+    y = np.asarray(y)
+    idx = rng.permutation(y.shape[0])
+    if balance:
+        classes, counts = np.unique(y, return_counts=True)
+        if classes.size == 2 and counts[0] != counts[1]:
+            big = classes[int(np.argmax(counts))]
+            drop = idx[y[idx] == big][: int(counts.max() - counts.min())]
+            idx = idx[~np.isin(idx, drop)]
+        idx = idx[rng.permutation(idx.shape[0])]
+    if test_size <= 0:
+        return np.sort(idx), np.empty(0, dtype=np.int64)
+    n_val = int(np.floor((idx.shape[0] - 1) * float(test_size))) + 1
+    return np.sort(idx[n_val:]), np.sort(idx[:n_val])
+
+
+def _target(ctx, train: np.ndarray, val: np.ndarray):
+    """The black box: the circle, or the named network trained on ``train`` with ``val`` picking its best call."""
+    from interpretopt.blackbox import CircleTarget, make_model
+
+    if not ctx.models:
+        if ctx.dataset.name != "circle":
+            raise ValueError("name the target model (models: [MTREPAN_NET]); only the circle dataset has a built-in "
+                             "target")
+        return CircleTarget(float(ctx.params.get("radius", 1.0))), "circle"
+    if len(ctx.models) != 1:
+        raise ValueError(f"the mtrepan task translates one model, got {list(ctx.models)}")
+    name = ctx.models[0]
+    overrides = {arg: ctx.params[k] for k, arg in _NET_KEYS.items() if ctx.params.get(k) is not None}
+    deps = dict(model=name, overrides=overrides, train=train, val=val, rep=ctx.rep)
+
+    def make():
+        model = make_model(name, random_state=ctx.seed_for("mtrepan/target", **deps), **overrides)
+        if len(val) and "X_val" in inspect.signature(model.fit).parameters:
+            return model.fit(ctx.X[train], ctx.y[train], X_val=ctx.X[val], y_val=ctx.y[val])
+        return model.fit(ctx.X[train], ctx.y[train])
+
+    return ctx.memo("mtrepan/target", make, **deps), name
 
 
 def _depths(value) -> set:
@@ -98,62 +166,86 @@ def _svg(fig) -> str:
     return buf.getvalue()
 
 
-def run(ctx) -> dict:
-    from interpretopt.experiments.runner import hash_seed
+def _metrics(est, target, X: np.ndarray, depth: int, margin: float, suffix: str = "") -> dict:
+    rep = est.parity(target, X, depth=depth, margin=margin, release_boundary=hasattr(target, "predict_proba"))
+    keys = ("model_parity", "certain_model_parity", "boundary_model_parity", "n_boundary",
+            "boundary_model_parity_release", "n_boundary_release")
+    out = {k + suffix: rep[k] for k in keys if k in rep}
+    out["n_eval" + suffix] = rep["n_validation"]
+    return out
 
+
+def run(ctx) -> dict:
     params = ctx.params
     depth = int(params.get("depth", params.get("grow_depth", 10)))
     grow_depth = int(params.get("grow_depth", max(depth, 10)))
     if depth > grow_depth:
         raise ValueError(f"depth {depth} exceeds grow_depth {grow_depth}")
-    train, test = ctx.split(test_size=0.3, key="mtrepan")
-    target, target_name = _target(ctx, train)
-    X_tr, X_te = ctx.X[train], ctx.X[test]
+    evaluation = params.get("evaluation", "paper")
+    if evaluation not in EVALUATIONS:
+        raise ValueError(f"params.evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}")
+    test_size = float(params.get("test_size", 0.3))
+    split_seed = ctx.seed_for("mtrepan/split", rep=ctx.rep, test_size=test_size,
+                              balance=bool(params.get("balance_classes", False)))
+    train, val = release_split(ctx.y, test_size, split_seed, bool(params.get("balance_classes", False)))
+    if evaluation != "paper" and val.size == 0:
+        raise ValueError(f"evaluation {evaluation!r} needs held-out rows; set test_size > 0")
+    target, target_name = _target(ctx, train, val)
+    X_tr = ctx.X[train]
     grow = {k: params.get(k) for k in _GROW_KEYS}
     grow["grow_depth"] = grow_depth
-    rows_hash = hashlib.sha1(np.ascontiguousarray(train, dtype=np.int64).tobytes()).hexdigest()[:16]
-    seed = hash_seed("mtrepan-tree", ctx.dataset_label, ctx.rep, target_name, rows_hash)
-    key = (ctx.dataset_label, ctx.X.shape, rows_hash, target_name, ctx.rep, ctx.solver, repr(sorted(grow.items())))
-    with _TREES_LOCK:
-        cached = _TREES.get(key)
-    if cached is None:
-        est = make_translator({**params, "grow_depth": grow_depth}, seed, ctx.solver, ctx.settings)
+    net = {k: params.get(k) for k in _NET_KEYS}
+    deps = dict(train=train, val=val, target=target_name, rep=ctx.rep, grow=grow, net=net)
+
+    def grow_tree():
+        est = make_translator({**params, "grow_depth": grow_depth}, ctx.seed_for("mtrepan/tree", **deps),
+                              ctx.solver, ctx.settings)
         est.fit(X_tr, target)
         lo, hi = est.root_box_
-        rng = np.random.default_rng(hash_seed("mtrepan-uniform", ctx.dataset_label, ctx.rep, rows_hash))
-        U = rng.uniform(lo, hi, (int(params.get("n_uniform", 20000)), X_tr.shape[1]))
-        cached = (est, U)
-        with _TREES_LOCK:
-            _TREES[key] = cached
-            while len(_TREES) > _MAX_CACHED:
-                _TREES.popitem(last=False)
+        n_eval = int(np.floor(float(params.get("eval_fraction", 0.5)) * est.tree_.nodes[0].n_samples))
+        rng = ctx.rng_for("mtrepan/eval", **deps)
+        U = lo + rng.random((max(n_eval, 1), X_tr.shape[1])) * (hi - lo)
+        return est, U
+
+    cached = ctx.memo("mtrepan/tree", grow_tree, **deps)
     est, U = cached
     margin = float(params.get("margin", 0.05))
     t0 = time.perf_counter()
-    rep_test = est.parity(target, X_te, depth=depth, margin=margin)
-    rep_uni = est.parity(target, U, depth=depth, margin=margin)
-    out: dict[str, Any] = {
-        "model_parity": rep_test["model_parity"],
-        "certain_model_parity": rep_test["certain_model_parity"],
-        "boundary_model_parity": rep_test["boundary_model_parity"],
-        "leaf_count": rep_test["leaf_count"],
-        "n_boundary": rep_test["n_boundary"],
-        "model_parity_uniform": rep_uni["model_parity"],
-        "certain_model_parity_uniform": rep_uni["certain_model_parity"],
-        "boundary_model_parity_uniform": rep_uni["boundary_model_parity"],
-        "n_boundary_uniform": rep_uni["n_boundary"],
-        "boundary_kind": rep_test["boundary_kind"],
-        "target_accuracy": float(np.mean(np.asarray(target.predict(X_te)) == ctx.y[test])),
+    out: dict[str, Any] = {"evaluation": evaluation}
+    if evaluation in ("paper", "both"):
+        out.update(_metrics(est, target, U, depth, margin))
+    if evaluation == "held_out":
+        out.update(_metrics(est, target, ctx.X[val], depth, margin))
+    elif evaluation == "both":
+        out.update(_metrics(est, target, ctx.X[val], depth, margin, "_held_out"))
+    st = est.stats_
+    out.update({
+        "leaf_count": est.leaf_count(depth),
+        "target_accuracy": (float(np.mean(np.asarray(target.predict(ctx.X[val])) == ctx.y[val]))
+                            if val.size else float("nan")),
+        "target_negative_share": float(np.mean(np.asarray(target.predict(U)) == est.classes_[0]) * 100.0),
+        "n_train": int(train.size),
+        "n_root": int(est.tree_.nodes[0].n_samples),
         "n_queries": est.n_queries_,
         "fit_seconds": est.fit_time_,
+        "fit_cpu_seconds": est.fit_cpu_,
+        "sampling_cpu_seconds": float(st["sampling_cpu"]),
         "lp_seconds": est.lp_time_,
+        "sampling_seconds": float(st["sampling_time"]),
+        "oracle_seconds": float(st["oracle_time"]),
         "n_lp_solves": est.n_lp_solves_,
+        "n_lp_optimal": int(est.lp_status_counts_.get("optimal", 0)),
+        "n_eq7_unmet": est.n_eq7_unmet_,
+        "n_hit_and_run_nodes": int(st["sampling_methods"].get("hit_and_run", 0)),
+        "n_nodes": int(st["n_nodes"]),
         "eval_seconds": time.perf_counter() - t0,
         "solver": ctx.solver,
-    }
+    })
     artifacts = {}
     if depth in _depths(params.get("explain_depths")):
-        artifacts[f"leaves_depth{depth}.txt"] = est.render(depth=depth, feature_names=list(ctx.dataset.X.columns))
+        names = list(ctx.dataset.X.columns) if len(ctx.dataset.X.columns) == ctx.X.shape[1] else None
+        artifacts[f"leaves_depth{depth}.txt"] = est.render(depth=depth, feature_names=names)
+        artifacts[f"tree_depth{depth}.json"] = est.to_json(depth=depth)
     if depth in _depths(params.get("plot_depths")) and X_tr.shape[1] == 2:
         import matplotlib
 

@@ -1,0 +1,769 @@
+"""Column generation for BRCG with certificates: a restricted master, pricers, an integer master.
+
+The shape follows OR-Tools' MathOpt column-generation sample: the restricted master LP is
+held by an incremental backend and grows column by column; a pricer turns its duals into
+new columns; when no column prices out (or a limit is reached) the master over the
+generated columns is solved as an integer program. What is new here is that every stage
+says what it *found* and what it *proved*:
+
+* :class:`RestrictedMaster` -- LP (1)-(3) of :mod:`interpretopt.formulations.brcg` over
+  the current clauses, on merged weighted rows (samples with the same literal pattern and
+  label are one row), columns appended in place and the LP re-solved warm;
+* pricers (:class:`BeamPricing`, :class:`MilpPricing`, :class:`BeamThenMilp`) --
+  ``price(duals, ...)`` returns columns of negative reduced cost and, when it has one, a
+  valid lower bound on the reduced cost of every clause it did not return;
+* :func:`~interpretopt.formulations.brcg.lagrangian_bound` turns the duals and that bound
+  into a lower bound on the LP over *all* clauses (eqs. (B1)-(B4)); the best bound over
+  the iterations is kept;
+* :class:`IntegerMaster` -- the integer program over the columns the last LP saw, with a
+  start from the LP solution and an exact objective recomputed from the selection.
+
+Stop reasons: ``proven_optimal`` (the Lagrangian bound is within ``tol`` of the restricted
+LP: the LP over all clauses is solved), ``heuristic_pricing_exhausted`` (the beam found no
+column: nothing is proven), ``pricing_time_limit`` (the exact pricer hit its own limit
+without a column), ``pricing_no_progress`` (the exact pricer returned no new column but its
+bound, within the pricing solver's tolerances, does not reach ``tol``), ``time_limit``,
+``iteration_limit``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from interpretopt.exceptions import InputError, SolverError
+from interpretopt.formulations import brcg as F
+from interpretopt.heuristics.beam import BeamPricer
+
+__all__ = [
+    "PRICING_STRATEGIES",
+    "STOP_REASONS",
+    "CGResult",
+    "RestrictedMaster",
+    "PricingResult",
+    "BeamPricing",
+    "MilpPricing",
+    "BeamThenMilp",
+    "IntegerMaster",
+    "column_generation",
+]
+
+PRICING_STRATEGIES = ("beam", "milp", "beam+milp")
+STOP_REASONS = ("proven_optimal", "heuristic_pricing_exhausted", "pricing_time_limit", "pricing_no_progress",
+                "time_limit", "iteration_limit")
+_DUAL_LP_SOLVERS = ("highs", "ortools_glop")
+
+
+def _solvers():
+    import interpretopt.solvers as S
+
+    return S
+
+
+def _settings(time_limit: float | None = None, base=None, **kw):
+    S = _solvers()
+    base = base if base is not None else S.SolveSettings()
+    if time_limit is not None:
+        time_limit = max(float(time_limit), 1e-3)
+        if base.time_limit is not None:
+            time_limit = min(time_limit, base.time_limit)
+        base = base.replace(time_limit=time_limit)
+    return base.replace(**kw) if kw else base
+
+
+def check_lp_solver(name: str) -> None:
+    """The master LP needs duals from an incremental backend."""
+    if name not in _DUAL_LP_SOLVERS:
+        raise SolverError(
+            f"solver {name!r} cannot be used for the column-generation master LP: the loop needs LP duals "
+            f"from an incremental backend; choose one of {', '.join(_DUAL_LP_SOLVERS)}")
+
+
+def check_milp_solver(name: str) -> None:
+    """Exact pricing needs a backend that solves MILPs."""
+    S = _solvers()
+    try:
+        caps = S.get_solver(name).capabilities
+    except Exception as exc:  # unknown or unavailable: the registry's message says which exist
+        raise SolverError(f"pricing solver {name!r} cannot be used: {exc}") from None
+    if not caps.milp:
+        milp = [n for n in S.available_solvers() if _caps_milp(n)]
+        raise SolverError(f"exact pricing needs a solver that solves MILPs, and {name!r} does not; "
+                          f"use one of {', '.join(milp)}")
+
+
+def _caps_milp(name: str) -> bool:
+    try:
+        return bool(_solvers().get_solver(name).capabilities.milp)
+    except Exception:
+        return False
+
+
+def clause_cover(X: np.ndarray, clause: tuple) -> np.ndarray:
+    """Rows of ``X`` (bool) that satisfy every literal of ``clause`` (all rows for the empty clause)."""
+    if not clause:
+        return np.ones(X.shape[0], dtype=bool)
+    return X[:, list(clause)].all(axis=1)
+
+
+def prune_clause(X: np.ndarray, clause: tuple) -> tuple:
+    """Drop literals whose removal leaves the clause's coverage of ``X`` unchanged."""
+    clause = list(clause)
+    full = clause_cover(X, tuple(clause))
+    for j in list(clause):
+        if len(clause) == 1:
+            break
+        rest = [k for k in clause if k != j]
+        if np.array_equal(X[:, rest].all(axis=1), full):
+            clause = rest
+    return tuple(sorted(clause))
+
+
+# ----------------------------------------------------------------------------- the master LP
+@dataclass(frozen=True)
+class MasterLP:
+    """One solve of the restricted master: value, primal values, clipped duals, columns seen."""
+
+    objective: float
+    xi: np.ndarray
+    w: np.ndarray
+    mu: np.ndarray
+    lam: float
+    n_columns: int
+    result: Any
+
+
+class RestrictedMaster:
+    """LP relaxation of (1)-(3) (or the light / grounded form) over the current clauses.
+
+    Columns are ``[xi_i for each positive row, w_k for each clause]``, rows ``[(2) for each
+    positive row, (3)]`` (row (3) only in the constraint form, present even before the
+    first clause). The rows are the merged weighted rows of :func:`~F.unique_rows`.
+    """
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray, spec: F.MasterSpec, *,
+                 solver: str = "highs", settings=None) -> None:
+        check_lp_solver(solver)
+        self.X, self.y, self.weight, self.spec = X, np.asarray(y, dtype=np.int8), weight, spec
+        self.yb = self.y.astype(bool)
+        self.pos = np.flatnonzero(self.yb)
+        self.settings = settings
+        self.clauses: list[tuple] = []
+        self.covers: list[np.ndarray] = []
+        self.grounded: list[bool] = []
+        self.keys: dict[tuple, int] = {}
+        nP = self.pos.size
+        S = _solvers()
+        self.model = S.make_incremental(solver=solver, sense="min")
+        has_c = spec.form == "constraint"
+        lower = np.concatenate([np.ones(nP), [-np.inf] if has_c else []])
+        upper = np.concatenate([np.full(nP, np.inf), [float(spec.C)] if has_c else []])
+        self.model.add_rows(lower, upper)
+        self.n_rows = nP + (1 if has_c else 0)
+        xi_block = sp.eye(self.n_rows, nP, format="csc")
+        self.model.add_columns(spec.loss_scale * weight[self.yb], np.zeros(nP), np.full(nP, np.inf), xi_block)
+
+    @property
+    def n_columns(self) -> int:
+        return len(self.clauses)
+
+    def add(self, clauses: Sequence[tuple], grounded: bool | Sequence[bool] = False) -> list[int]:
+        """Append clauses as columns (duplicates of existing columns are skipped); returns their indices."""
+        flags = [bool(grounded)] * len(clauses) if isinstance(grounded, (bool, np.bool_)) else list(grounded)
+        new, new_cov, new_g, idx = [], [], [], []
+        for c, g in zip(clauses, flags):
+            c = tuple(sorted(int(j) for j in c))
+            if not c:
+                raise InputError("the empty clause (always true) cannot be a column; give at least one literal")
+            if c in self.keys:
+                idx.append(self.keys[c])
+                continue
+            self.keys[c] = len(self.clauses) + len(new)
+            idx.append(self.keys[c])
+            new.append(c)
+            new_cov.append(clause_cover(self.X, c))
+            new_g.append(g)
+        if new:
+            cov = np.stack(new_cov, axis=1)
+            cost, block, upper = F.master_columns(cov, self.y, [len(c) for c in new], self.spec,
+                                                  grounded=np.asarray(new_g), relax=True, sample_weight=self.weight)
+            self.model.add_columns(cost, np.zeros(len(new)), upper, sp.csc_matrix(block))
+            self.clauses.extend(new)
+            self.covers.extend(new_cov)
+            self.grounded.extend(new_g)
+        return idx
+
+    def cover_matrix(self, k: int | None = None) -> np.ndarray:
+        """Coverage (rows x first ``k`` columns) as a bool matrix."""
+        k = self.n_columns if k is None else k
+        if k == 0:
+            return np.zeros((self.X.shape[0], 0), dtype=bool)
+        return np.stack(self.covers[:k], axis=1)
+
+    def solve(self, time_limit: float | None) -> MasterLP | None:
+        """Solve the LP; ``None`` when the backend returned no solution because of the time limit.
+
+        Raises
+        ------
+        SolverError
+            When the LP fails for any other reason (it is always feasible: ``xi = 1``).
+        """
+        res = self.model.solve(_settings(time_limit, self.settings), duals=True)
+        if not res.has_solution or res.duals is None:
+            if str(res.status) in ("time_limit", "limit") or (res.has_solution and time_limit is not None):
+                return None
+            raise SolverError(f"the restricted master LP was not solved: status {res.status}, {res.message}")
+        nP = self.pos.size
+        x = np.asarray(res.x, dtype=float)
+        duals = np.asarray(res.duals, dtype=float)
+        s = self.spec.loss_scale * self.weight[self.yb]
+        mu = np.clip(duals[:nP], 0.0, s)
+        lam = max(-float(duals[nP]), 0.0) if self.spec.form == "constraint" else 0.0
+        return MasterLP(objective=float(res.objective), xi=x[:nP], w=x[nP:nP + self.n_columns], mu=mu, lam=lam,
+                        n_columns=self.n_columns, result=res)
+
+
+# ----------------------------------------------------------------------------- pricers
+@dataclass(frozen=True)
+class PricingResult:
+    """Columns found by one pricing call and what it proved.
+
+    Attributes
+    ----------
+    columns : list of tuple
+        Clauses of reduced cost below ``-rc_tol``, best first, re-priced exactly.
+    reduced_costs : ndarray
+    rc_outside : float
+        A valid lower bound on the reduced cost of every non-grounding clause that is not
+        a master column (``-inf``: this call proved nothing).
+    exact : bool
+        Whether an exact method ran (its bound is in ``rc_outside``).
+    timed_out : bool
+        The exact method stopped at its time limit.
+    best_clause : tuple or None
+        The clause of least reduced cost met (a start for a later exact call).
+    result : SolveResult or None
+    method : str
+    """
+
+    columns: list
+    reduced_costs: np.ndarray
+    rc_outside: float = -np.inf
+    exact: bool = False
+    timed_out: bool = False
+    best_clause: tuple | None = None
+    result: Any = None
+    method: str = ""
+
+
+class BeamPricing:
+    """Beam search over literals (heuristic: returns columns, proves nothing)."""
+
+    exact = False
+
+    def __init__(self, X: np.ndarray, *, max_literals: int, width: int, max_columns: int) -> None:
+        self.pricer = BeamPricer(X)
+        self.max_literals, self.width, self.max_columns = int(max_literals), int(width), int(max_columns)
+
+    def price(self, r, a, b, *, exclude: Iterable[tuple], time_limit: float | None = None, rc_tol: float = 0.0,
+              start=None, cutoff: float = 0.0) -> PricingResult:
+        res = self.pricer.search(r, a, b, max_literals=self.max_literals, width=self.width,
+                                 max_columns=self.max_columns, exclude=exclude, tol=rc_tol)
+        return PricingResult(columns=list(res.clauses), reduced_costs=np.asarray(res.reduced_costs),
+                             best_clause=res.best_clause, method="beam")
+
+
+class MilpPricing:
+    """The exact aggregated pricing MILP (Dash et al. eqs. (6)-(10)) with a true objective cutoff.
+
+    The cutoff is a row ``reduced cost <= cutoff`` of the model, so an infeasible answer
+    proves that no clause prices below it (HiGHS' own ``objective_bound`` option is not
+    honoured by incumbents found at the root, so it is not relied on). On ``highs`` the
+    model is rebuilt from cached arrays for every call (one pass of arrays to HiGHS); any
+    other MILP solver of the registry gets the Pyomo model, built once, whose objective and
+    cutoff are updated in place.
+    """
+
+    exact = True
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, *, max_literals: int, exclude: Sequence[tuple] = (),
+                 solver: str = "highs", settings=None, time_limit: float = 10.0) -> None:
+        check_milp_solver(solver)
+        self.X, self.y, self.D, self.exclude = X, np.asarray(y, dtype=np.int8), int(max_literals), list(exclude)
+        self.solver, self.settings, self.time_limit = solver, settings, float(time_limit)
+        self.direct = solver in ("highs", "highs_direct")
+        self.model = None
+        self.arrays = None
+        self.build_time = 0.0
+
+    def _direct_model(self, r, a, b, cutoff: float):
+        t0 = time.perf_counter()
+        if self.arrays is None:
+            self.arrays = F.pricing_arrays(self.X, self.y, r, a, b, self.D, exclude=self.exclude)
+            self._A = self.arrays.A.tocsr()
+        arr = self.arrays
+        J = arr.n_literals
+        cost = np.concatenate([np.full(J, float(b)), np.asarray(r, dtype=float)[arr.I]])
+        A = sp.vstack([self._A, sp.csr_matrix(cost[None, :])]).tocsc()
+        mdl = _solvers().make_incremental("highs")
+        mdl.add_rows(np.concatenate([arr.row_lower, [-np.inf]]), np.concatenate([arr.row_upper, [cutoff - float(a)]]))
+        mdl.add_columns(cost, arr.col_lower, arr.col_upper, A, integer=arr.integer)
+        self.build_time += time.perf_counter() - t0
+        return mdl
+
+    def price(self, r, a, b, *, exclude: Iterable[tuple] = (), time_limit: float | None = None,
+              rc_tol: float = 0.0, start: tuple | None = None, cutoff: float = 0.0) -> PricingResult:
+        """Clauses of reduced cost at most ``min(cutoff, -rc_tol)``, and a bound on every other clause."""
+        S = _solvers()
+        cutoff = min(float(cutoff), -float(rc_tol))
+        limit = self.time_limit if time_limit is None else min(self.time_limit, float(time_limit))
+        settings = _settings(limit, self.settings)
+        if self.direct:
+            mdl = self._direct_model(r, a, b, cutoff)
+            # measured on these models: HiGHS's presolve costs more than it saves
+            opts = dict(settings.options)
+            opts["highs"] = {"presolve": "off", **dict(opts.get("highs", {}))}
+            settings = settings.replace(options=opts)
+            if start is not None:
+                cov = clause_cover(self.X, start)
+                if float(a + b * len(start) + np.asarray(r)[cov].sum()) <= cutoff:
+                    J = self.arrays.n_literals
+                    x0 = np.zeros(J + self.arrays.I.size)
+                    x0[list(start)] = 1.0
+                    x0[J:] = cov[self.arrays.I].astype(float)
+                    mdl.set_start(x0)
+            res = mdl.solve(settings)
+            offset = float(a)
+            clause = None
+            if res.has_solution and res.x is not None:
+                clause = tuple(int(j) for j in np.flatnonzero(res.x[: self.arrays.n_literals] > 0.5))
+        else:
+            t0 = time.perf_counter()
+            if self.model is None:
+                self.model = F.build_pricing(self.X, self.y, r, a, b, self.D, exclude=self.exclude)
+            F.set_pricing_objective(self.model, r, a, b, cutoff=cutoff)
+            self.build_time += time.perf_counter() - t0
+            res = S.solve(self.model, self.solver, settings)
+            offset = 0.0
+            clause = F.extract_pricing(self.model) if res.has_solution else None
+        status = str(res.status)
+        rc_outside = -np.inf
+        if status == "infeasible":
+            res.message = (res.message + f"; no clause of reduced cost at most {cutoff:.3g} exists").lstrip("; ")
+            rc_outside = cutoff
+        elif res.bound is not None and math.isfinite(res.bound):
+            rc_outside = float(res.bound) + offset
+        timed_out = status not in ("optimal", "infeasible")
+        cols, rcs = [], []
+        if clause:
+            clause = prune_clause(self.X, clause)
+            rc = float(F.reduced_costs(clause_cover(self.X, clause)[:, None], [len(clause)], r, a, b)[0])
+            if rc < -rc_tol and clause not in set(exclude):
+                cols.append(clause)
+                rcs.append(rc)
+        return PricingResult(columns=cols, reduced_costs=np.asarray(rcs, dtype=float), rc_outside=rc_outside,
+                             exact=True, timed_out=timed_out, best_clause=clause, result=res, method="milp")
+
+
+class BeamThenMilp:
+    """The beam every iteration; the exact MILP when the beam finds nothing (it also gives the bound)."""
+
+    exact = True
+
+    def __init__(self, beam: BeamPricing, milp: MilpPricing) -> None:
+        self.beam, self.milp = beam, milp
+
+    def price(self, r, a, b, *, exclude, time_limit=None, rc_tol: float = 0.0, start=None,
+              cutoff: float = 0.0) -> PricingResult:
+        excl = list(exclude)
+        res = self.beam.price(r, a, b, exclude=excl, rc_tol=rc_tol)
+        if res.columns:
+            return res
+        out = self.milp.price(r, a, b, exclude=excl, time_limit=time_limit, rc_tol=rc_tol, start=res.best_clause,
+                              cutoff=cutoff)
+        return PricingResult(columns=out.columns, reduced_costs=out.reduced_costs, rc_outside=out.rc_outside,
+                             exact=True, timed_out=out.timed_out, best_clause=out.best_clause, result=out.result,
+                             method="beam+milp")
+
+
+# ----------------------------------------------------------------------------- the integer master
+@dataclass(frozen=True)
+class IntegerSolution:
+    selected: np.ndarray
+    objective: float
+    result: Any
+    source: str  # "solver", "lp_rounding" or "empty"
+
+
+class IntegerMaster:
+    """The integer master (``w`` binary) over given clauses; rows with equal label and coverage merged."""
+
+    def __init__(self, y: np.ndarray, weight: np.ndarray, spec: F.MasterSpec, *, solver: str = "highs",
+                 settings=None) -> None:
+        self.y, self.weight, self.spec, self.solver, self.settings = np.asarray(y, np.int8), weight, spec, solver, settings
+
+    def _rounding(self, w_lp: np.ndarray, n_lit: np.ndarray) -> np.ndarray:
+        start = (np.asarray(w_lp) > 0.5).astype(float)
+        if self.spec.form == "constraint" and float(self.spec.clause_complexity(n_lit) @ start) > float(self.spec.C) + 1e-9:
+            return np.zeros_like(start)
+        return start
+
+    def solve(self, cover: np.ndarray, n_lit: np.ndarray, grounded: np.ndarray, w_lp: np.ndarray | None,
+              time_limit: float | None) -> IntegerSolution:
+        spec, y = self.spec, self.y
+        K = cover.shape[1]
+        g_idx = np.flatnonzero(grounded)
+
+        def exact(sel) -> float:
+            return F.master_objective(sel, cover, y, n_lit, spec, grounding=g_idx, sample_weight=self.weight)
+
+        # incumbents that need no solver: the rounded LP solution and the empty selection
+        cands = [(np.zeros(0, dtype=int), "empty")]
+        start = None
+        if K and w_lp is not None:
+            start = self._rounding(w_lp, n_lit)
+            cands.append((np.flatnonzero(start > 0.5), "lp_rounding"))
+        best_sel, best_src = min(cands, key=lambda c: exact(c[0]))
+        best_obj = exact(best_sel)
+        res = None
+        if K:
+            res = self._solve_ip(cover, n_lit, g_idx, start, time_limit)
+            if res is not None and res[0] is not None:
+                sel = res[0]
+                obj = exact(sel)
+                if obj <= best_obj + 1e-12:
+                    best_sel, best_obj, best_src = sel, obj, "solver"
+            res = res[1] if res is not None else None
+        return IntegerSolution(selected=np.asarray(best_sel, dtype=int), objective=float(best_obj), result=res,
+                               source=best_src)
+
+    def _solve_ip(self, cover, n_lit, g_idx, start, time_limit):
+        spec = self.spec
+        S = _solvers()
+        cov_u, y_u, wt_u = F.aggregate_samples(cover, self.y, sample_weight=self.weight)
+        pos_u = y_u.astype(bool)
+        nPu = int(pos_u.sum())
+        K = cover.shape[1]
+        settings = _settings(time_limit, self.settings)
+        if self.solver in ("highs", "highs_direct"):
+            arr = F.master_arrays(cov_u, y_u, n_lit, spec, grounding=g_idx, relax=False, sample_weight=wt_u)
+            mdl = S.make_incremental("highs")
+            mdl.add_rows(arr.row_lower, arr.row_upper)
+            mdl.add_columns(arr.cost, arr.col_lower, arr.col_upper, arr.A.tocsc(), integer=arr.integer)
+            if start is not None:
+                xi0 = (~cov_u[pos_u][:, start > 0.5].any(axis=1)).astype(float) if start.any() else np.ones(nPu)
+                mdl.set_start(np.concatenate([xi0, start]))
+            # measured on BRCG integer masters: HiGHS's presolve costs more than it saves here
+            opts = dict(settings.options)
+            opts["highs"] = {"presolve": "off", **dict(opts.get("highs", {}))}
+            res = mdl.solve(settings.replace(options=opts))
+            sel = None
+            if res.has_solution and res.x is not None:
+                sel = np.flatnonzero(np.asarray(res.x, dtype=float)[nPu:nPu + K] > 0.5)
+            return sel, res
+        m = F.build_master(cov_u, y_u, n_lit, spec, grounding=g_idx, relax=False, sample_weight=wt_u)
+        res = S.solve(m, self.solver, settings)
+        sel = np.flatnonzero(F.extract_master(m).w > 0.5) if res.has_solution else None
+        return sel, res
+
+
+# ----------------------------------------------------------------------------- the loop
+@dataclass
+class CGResult:
+    """What column generation found and what it proved.
+
+    Attributes
+    ----------
+    clauses : list of tuple of int
+        Literal indices of the clauses the last LP saw (grounding clauses first).
+    selected : ndarray of int
+        Indices of the clauses of the integer solution.
+    restricted_lp : float or None
+        Value of the restricted master LP at its last solve (``None`` if it never solved).
+    lower_bound : float
+        Best valid lower bound on the LP over all clauses, hence on the integer problem
+        (eqs. (B1)-(B4); at least 0).
+    objective : float
+        Objective of the selection, recomputed from scratch.
+    gap : float or None
+        ``(objective - lower_bound) / |objective|`` (0 when both are 0).
+    proven : bool
+        The lower bound is within ``tol`` of the restricted LP: the LP over all clauses is
+        solved to that tolerance.
+    stop_reason : str
+        One of :data:`STOP_REASONS`.
+    status : str
+        Of the integer solution *for the whole problem*: ``optimal`` when its objective is
+        within ``tol`` of the lower bound, ``heuristic`` with beam pricing, ``feasible``
+        otherwise (an incumbent with a bound and a gap).
+    history : list of dict
+        One entry per LP solve (LP value, bound, pricing, columns added, times).
+    solve_results : dict
+        ``{"lp": SolveResult, "pricing": SolveResult | None, "integer": SolveResult | None}``.
+    timings : dict
+    """
+
+    clauses: list
+    selected: np.ndarray
+    restricted_lp: float | None
+    lower_bound: float
+    objective: float
+    gap: float | None
+    proven: bool
+    stop_reason: str
+    status: str
+    history: list
+    solve_results: dict
+    timings: dict
+    tol: float = 1e-4
+    lp_solution: np.ndarray | None = None
+    lp_duals: tuple | None = None
+    integer_source: str = ""
+    cover: Any = field(default=None, repr=False)
+
+
+def relative_gap(objective: float, bound: float) -> float:
+    """``(objective - bound) / |objective|`` with ``0`` when they meet (both may be 0)."""
+    diff = objective - bound
+    if diff <= 1e-12 * max(1.0, abs(objective)):
+        return 0.0
+    return diff / max(abs(objective), 1e-12)
+
+
+def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, pricing: str = "beam",
+                      beam_width: int = 5, columns_per_iter: int = 10, max_iter: int = 100,
+                      time_limit: float | None = None, milp_time_limit: float = 10.0,
+                      mip_time_limit: float | None = 60.0, solver: str = "highs", pricing_solver: str | None = None,
+                      mip_solver: str | None = None, initial_clauses=(), grounding=(), init: str = "none",
+                      tol: float = 1e-4, settings=None, clock: Callable[[], float] | None = None) -> CGResult:
+    """Column generation for the BRCG master (constraint, light or grounded form), with certificates.
+
+    Parameters
+    ----------
+    X_bin : (n, J) {0, 1}
+        Binarized samples; literal ``j`` is column ``j``.
+    y : (n,) {0, 1}
+    spec : MasterSpec
+    max_literals : int
+        ``D``, the largest clause.
+    pricing : {"beam", "milp", "beam+milp"}
+        Beam search only (heuristic, nothing proven); the exact pricing MILP every
+        iteration; or the beam every iteration and the MILP when the beam finds nothing.
+    beam_width, columns_per_iter : int
+    max_iter : int
+        Most pricing rounds.
+    time_limit : float or None
+        Limit of the column-generation loop (seconds of ``clock``); the solvers get the time
+        that remains.
+    milp_time_limit : float
+        Limit of one pricing MILP call.
+    mip_time_limit : float or None
+        Limit of the integer master.
+    solver : {"highs", "ortools_glop"}
+        LP backend of the master (returns duals).
+    pricing_solver, mip_solver : str or None
+        MILP solvers of the registry (default ``"highs"``).
+    initial_clauses : sequence of tuples
+        Clauses to start from; ``grounding`` gives the indices of the grounding ones among them.
+    init : {"none", "singletons"}
+    tol : float in (0, 1)
+        Relative tolerance of both proofs: column generation stops as ``proven_optimal`` when
+        the Lagrangian bound is within ``tol`` of the restricted LP, and the integer solution
+        is ``optimal`` when its objective is within ``tol`` of the bound.
+    settings : SolveSettings or None
+    clock : callable or None
+        Seconds (default ``time.perf_counter``); tests inject one to stop the loop at a given
+        point without depending on the machine's speed.
+    """
+    clock = clock or time.perf_counter
+    t_start = clock()
+    wall0 = time.perf_counter()
+    if pricing not in PRICING_STRATEGIES:
+        raise InputError(f"pricing must be one of {PRICING_STRATEGIES}, got {pricing!r}")
+    if init not in ("none", "singletons"):
+        raise InputError(f"init must be 'none' or 'singletons', got {init!r}")
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not (0.0 < float(tol) < 1.0):
+        raise InputError(f"tol must be a number in (0, 1) (a relative gap), got {tol!r}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not (time_limit > 0) or not math.isfinite(time_limit)):
+        raise InputError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+    check_lp_solver(solver)
+    pricing_solver = pricing_solver or "highs"
+    mip_solver = mip_solver or "highs"
+    if pricing != "beam":
+        check_milp_solver(pricing_solver)
+    S = _solvers()
+    settings = settings if settings is not None else S.SolveSettings()
+
+    X_full = np.asarray(X_bin).astype(bool)
+    y_full = np.asarray(y).astype(np.int8)
+    n, J = X_full.shape
+    X, yu, wu, inverse = F.unique_rows(X_full, y_full)
+    rc_tol = 1e-9 * spec.loss_scale
+    deadline = None if time_limit is None else t_start + float(time_limit)
+    timings = {"build": 0.0, "lp": 0.0, "pricing": 0.0, "bound": 0.0, "integer": 0.0, "total": 0.0}
+
+    def remaining() -> float | None:
+        return None if deadline is None else deadline - clock()
+
+    # ---- the restricted master and its initial columns
+    t0 = time.perf_counter()
+    master = RestrictedMaster(X, yu, wu, spec, solver=solver, settings=settings)
+    g_set = {int(g) for g in grounding}
+    init_list = [tuple(sorted(int(j) for j in c)) for c in initial_clauses]
+    if any(len(c) == 0 for c in init_list):
+        raise InputError("the empty clause (always true) cannot be a column; give at least one literal")
+    seen_init: dict[tuple, bool] = {}
+    for k, c in enumerate(init_list):
+        seen_init[c] = seen_init.get(c, False) or (k in g_set)
+    master.add(list(seen_init), grounded=list(seen_init.values()))
+    if init == "singletons":
+        singles = [(j,) for j in range(J) if 0 < X[:, j].sum() < X.shape[0]]
+        master.add(singles)
+    exclude_ground = [c for c, g in zip(master.clauses, master.grounded) if g]
+    timings["build"] += time.perf_counter() - t0
+
+    beam = (BeamPricing(X, max_literals=max_literals, width=beam_width, max_columns=columns_per_iter)
+            if pricing in ("beam", "beam+milp") else None)
+    milp = (MilpPricing(X, yu, max_literals=max_literals, exclude=exclude_ground, solver=pricing_solver,
+                        settings=settings, time_limit=milp_time_limit)
+            if pricing in ("milp", "beam+milp") else None)
+    pricer = beam if pricing == "beam" else milp if pricing == "milp" else BeamThenMilp(beam, milp)
+
+    history: list[dict] = []
+    stop_reason = "iteration_limit"
+    proven = False
+    last: MasterLP | None = None
+    pricing_res = None
+    lower_bound = 0.0
+    it = 0
+    while True:
+        rem = remaining()
+        if rem is not None and rem <= 0:
+            stop_reason = "time_limit"
+            break
+        t0 = time.perf_counter()
+        sol = master.solve(rem)
+        timings["lp"] += time.perf_counter() - t0
+        if sol is None:  # the LP ran out of time: keep the last solved one
+            stop_reason = "time_limit"
+            break
+        last = sol
+        entry = {"iteration": it, "lp_objective": sol.objective, "n_columns": sol.n_columns,
+                 "lp_time": time.perf_counter() - t0}
+        history.append(entry)
+        r, a, b = F.pricing_weights(yu, sol.mu, sol.lam, spec, sample_weight=wu)
+        # the bound available without any search (eq. (B1) with depth1_bound)
+        t0 = time.perf_counter()
+        cover_now = master.cover_matrix()
+        n_lit_now = np.array([len(c) for c in master.clauses], dtype=float)
+        grounded_now = np.asarray(master.grounded, dtype=bool)
+
+        terms = F.lagrangian_terms(spec, yu, sol.mu, sol.lam, cover_now, n_lit_now, grounded=grounded_now,
+                                   sample_weight=wu)
+        rc_cheap = F.depth1_bound(X, r, a, b)
+        lb = terms.value(rc_cheap)
+        timings["bound"] += time.perf_counter() - t0
+        lower_bound = max(lower_bound, lb)
+        entry["lower_bound"] = lb
+        if relative_gap(sol.objective, lower_bound) <= tol:
+            stop_reason, proven = "proven_optimal", True
+            break
+        if it >= max_iter:
+            stop_reason = "iteration_limit"
+            break
+        rem = remaining()
+        if rem is not None and rem <= 0:
+            stop_reason = "time_limit"
+            break
+        t0 = time.perf_counter()
+        # a column matters for the proof only below this reduced cost (eq. (B2)/(B3) inverted,
+        # aiming at half the tolerance so that a proof of "no column below" clears tol)
+        cutoff = -terms.rc_needed(sol.objective - 0.5 * tol * abs(sol.objective))
+        pres = pricer.price(r, a, b, exclude=master.keys.keys(), time_limit=rem, rc_tol=rc_tol, cutoff=cutoff)
+        entry["pricing"] = pres.method
+        entry["pricing_time"] = time.perf_counter() - t0
+        timings["pricing"] += entry["pricing_time"]
+        if pres.result is not None:
+            pricing_res = pres.result
+        if pres.exact and pres.rc_outside > rc_cheap:
+            t0 = time.perf_counter()
+            lb = terms.value(pres.rc_outside)
+            timings["bound"] += time.perf_counter() - t0
+            lower_bound = max(lower_bound, lb)
+            entry["lower_bound"] = lb
+        entry["rc_outside"] = max(rc_cheap, pres.rc_outside)
+        entry["best_reduced_cost"] = float(pres.reduced_costs.min()) if pres.columns else None
+        entry["n_added"] = 0
+        if relative_gap(sol.objective, lower_bound) <= tol:
+            stop_reason, proven = "proven_optimal", True
+            break
+        if not pres.columns:
+            if pres.exact and pres.timed_out:
+                rem = remaining()
+                stop_reason = "time_limit" if rem is not None and rem <= 0 else "pricing_time_limit"
+            elif pres.exact:
+                # exact pricing found no new column, yet its bound does not reach tol (the
+                # pricing solver's own tolerances): nothing more can be proven here
+                stop_reason = "pricing_no_progress"
+            else:
+                stop_reason = "heuristic_pricing_exhausted"
+            break
+        rem = remaining()
+        if rem is not None and rem <= 0:  # the new columns are not seen by an LP: leave them out
+            stop_reason = "time_limit"
+            break
+        t0 = time.perf_counter()
+        master.add(pres.columns)
+        entry["n_added"] = len(pres.columns)
+        timings["build"] += time.perf_counter() - t0
+        it += 1
+    if milp is not None:
+        timings["build"] += milp.build_time
+        timings["pricing"] -= milp.build_time
+
+    # ---- the integer master over the columns the last LP saw
+    k_seen = last.n_columns if last is not None else 0
+    clauses = master.clauses[:k_seen]
+    cover_u = master.cover_matrix(k_seen)
+    n_lit = np.array([len(c) for c in clauses], dtype=float)
+    grounded = np.asarray(master.grounded[:k_seen], dtype=bool)
+    t0 = time.perf_counter()
+    ip = IntegerMaster(yu, wu, spec, solver=mip_solver, settings=settings).solve(
+        cover_u, n_lit, grounded, last.w if last is not None else None, mip_time_limit)
+    timings["integer"] += time.perf_counter() - t0
+    bound_ip = lower_bound
+    if spec.form == "constraint" and float(spec.grounding_penalty).is_integer():
+        # the objective is a (weighted) Hamming loss in whole samples: round the bound up
+        bound_ip = math.ceil(lower_bound - 1e-9 * max(1.0, abs(lower_bound)))
+    gap = relative_gap(ip.objective, bound_ip)
+    if gap <= tol:
+        status = "optimal"
+    elif pricing == "beam":
+        status = "heuristic"
+    else:
+        status = "feasible"
+    cover = np.stack([clause_cover(X_full, c) for c in clauses], axis=1) if clauses else np.zeros((n, 0), bool)
+    x_lp = lp_duals = None
+    if last is not None:
+        # per original sample: xi of its merged row; the merged row's dual split evenly over its copies
+        pos_rank = np.full(X.shape[0], -1)
+        pos_rank[master.pos] = np.arange(master.pos.size)
+        rows = pos_rank[inverse[y_full.astype(bool)]]
+        x_lp = np.concatenate([last.xi[rows], last.w])
+        lp_duals = (last.mu[rows] / wu[master.pos][rows], last.lam)
+    timings["total"] = time.perf_counter() - wall0
+    return CGResult(clauses=clauses, selected=ip.selected, restricted_lp=last.objective if last is not None else None,
+                    lower_bound=float(lower_bound), objective=ip.objective, gap=gap, proven=proven,
+                    stop_reason=stop_reason, status=status, history=history,
+                    solve_results={"lp": last.result if last is not None else None, "pricing": pricing_res,
+                                   "integer": ip.result},
+                    timings=timings, tol=float(tol), lp_solution=x_lp,
+                    lp_duals=lp_duals, integer_source=ip.source,
+                    cover=cover)

@@ -1,0 +1,129 @@
+"""Uniform points in a polytope: exactness by Kolmogorov-Smirnov against exact marginals, in 2-D and 10-D."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from interpretopt.exceptions import InputError
+from interpretopt.heuristics.polytope_sampling import PolytopeSampler
+from interpretopt.rules import Polytope
+
+ALPHA = 1e-3  # fixed seeds: the tests are deterministic; a wrong sampler gives p-values far below this
+
+
+def _simplex(d):
+    return Polytope.bounding_box(np.zeros(d), np.ones(d)).add(np.ones(d), 1.0)
+
+
+def _simplex_points(rng, n, d):
+    g = rng.exponential(size=(n, d + 1))
+    return (g / g.sum(axis=1, keepdims=True))[:, :d]
+
+
+def _ks_simplex(X, d):
+    """x_1 of a uniform point in the d-simplex is Beta(1, d); sum(x) has CDF s^d."""
+    return (stats.kstest(X[:, 0], lambda a: 1 - (1 - np.clip(a, 0, 1)) ** d).pvalue,
+            stats.kstest(X.sum(axis=1), lambda s: np.clip(s, 0, 1) ** d).pvalue)
+
+
+def test_rejection_is_exact_in_2d():
+    S = PolytopeSampler(_simplex(2), [0, 0], [1, 1], np.random.default_rng(0))
+    X = S.draw(4000)
+    assert S.stats.method == "rejection" and X.shape == (4000, 2) and _simplex(2).contains(X, tol=0).all()
+    assert min(_ks_simplex(X, 2)) > ALPHA
+
+
+def test_rejection_is_exact_in_10d():
+    # {x in [0,1]^10 : x_0 + x_1 <= 1}: x_0 has CDF 1 - (1 - a)^2, x_9 is uniform
+    d = 10
+    P = Polytope.bounding_box(np.zeros(d), np.ones(d)).add(np.r_[1.0, 1.0, np.zeros(d - 2)], 1.0)
+    S = PolytopeSampler(P, np.zeros(d), np.ones(d), np.random.default_rng(1))
+    X = S.draw(5000)
+    assert S.stats.method == "rejection" and P.contains(X, tol=0).all()
+    assert stats.kstest(X[:, 0], lambda a: 1 - (1 - np.clip(a, 0, 1)) ** 2).pvalue > ALPHA
+    assert stats.kstest(X[:, 9], "uniform").pvalue > ALPHA
+
+
+@pytest.mark.parametrize("start", ["data", "chebyshev"])
+def test_hit_and_run_is_uniform_in_2d(start):
+    P = _simplex(2)
+    rng = np.random.default_rng(2)
+    starts = _simplex_points(rng, 50, 2) if start == "data" else None
+    S = PolytopeSampler(P, [0, 0], [1, 1], rng, starts=starts, method="hit_and_run", n_chains=3000)
+    X = S.draw(3000)  # one point per chain: independent draws
+    assert S.stats.method == "hit_and_run" and P.contains(X, tol=1e-9).all()
+    assert min(_ks_simplex(X, 2)) > ALPHA
+
+
+@pytest.mark.parametrize("start", ["data", "chebyshev"])
+def test_hit_and_run_is_uniform_in_a_10d_simplex_that_rejection_cannot_reach(start):
+    # the 10-simplex fills 1/10! ~ 3e-7 of its bounding box: "auto" must leave rejection
+    d = 10
+    P = _simplex(d)
+    rng = np.random.default_rng(3)
+    starts = _simplex_points(rng, 200, d) if start == "data" else None
+    burn = None if start == "data" else 30 * d
+    S = PolytopeSampler(P, np.zeros(d), np.ones(d), rng, starts=starts, n_chains=3000, burn_in=burn)
+    X = S.draw(3000)
+    assert S.stats.method == "hit_and_run" and S.stats.tightened
+    assert S.stats.acceptance < 1e-3
+    assert P.contains(X, tol=1e-9).all()
+    assert min(_ks_simplex(X, d)) > ALPHA
+
+
+def test_hit_and_run_thinned_points_keep_the_mean():
+    # successive points of a chain are correlated, but every point is uniform: the mean of a
+    # coordinate over many thinned draws matches the exact mean 1 / (d + 1)
+    d = 6
+    rng = np.random.default_rng(4)
+    S = PolytopeSampler(_simplex(d), np.zeros(d), np.ones(d), rng, starts=_simplex_points(rng, 100, d),
+                        method="hit_and_run", n_chains=500)
+    X = np.vstack([S.draw(500) for _ in range(20)])
+    assert abs(X[:, 0].mean() - 1 / (d + 1)) < 0.01
+    assert S.stats.n_steps == S.stats.burn_in + 20 * S.stats.thin
+
+
+def test_draws_are_deterministic_and_never_short():
+    P = _simplex(5).add(np.r_[1.0, -1.0, 0, 0, 0], 0.0)
+    a = PolytopeSampler(P, np.zeros(5), np.ones(5), np.random.default_rng(7)).draw(1234)
+    b = PolytopeSampler(P, np.zeros(5), np.ones(5), np.random.default_rng(7)).draw(1234)
+    assert a.shape == (1234, 5) and np.array_equal(a, b)
+
+
+def test_empty_region_and_rejection_cap():
+    P = Polytope.bounding_box([0, 0], [1, 1]).add([1, 1], -0.5)
+    S = PolytopeSampler(P, [0, 0], [1, 1], np.random.default_rng(0))
+    assert S.draw(10).shape == (0, 2) and S.empty
+    thin = Polytope.bounding_box([0, 0], [1, 1]).add([1, 1], 1.01).add([-1, -1], -1.0)  # a diagonal strip
+    S2 = PolytopeSampler(thin, [0, 0], [1, 1], np.random.default_rng(0), method="rejection", max_draws=5000,
+                         pilot=1000)
+    got = S2.draw(1000)
+    assert 0 < got.shape[0] < 1000 and S2.stats.n_draws <= 5000 + 1000
+
+
+def test_bad_input():
+    P = _simplex(2)
+    with pytest.raises(InputError, match="sampling method"):
+        PolytopeSampler(P, [0, 0], [1, 1], np.random.default_rng(0), method="gibbs")
+    with pytest.raises(InputError, match="2 bounds"):
+        PolytopeSampler(P, [0, 0, 0], [1, 1, 1], np.random.default_rng(0))
+    with pytest.raises(InputError, match="finite"):
+        PolytopeSampler(P, [0, -math.inf], [1, 1], np.random.default_rng(0))
+
+
+def test_sampling_on_demand_records_the_variance_inflation_of_hit_and_run():
+    from interpretopt.heuristics.trepan import sample_on_demand
+
+    d = 6
+    rng = np.random.default_rng(5)
+    P = _simplex(d)
+    X, y, tr = sample_on_demand(P, np.zeros(d), np.ones(d), lambda Z: (Z[:, 0] > 0.1).astype(int), rng,
+                                n_inherited=0, n_positive=0, cutoff_variance=1e-4, batch_size=200,
+                                starts=_simplex_points(rng, 100, d))
+    assert tr.method == "hit_and_run" and tr.eq7_met and tr.n_chains == 200
+    assert np.isfinite(tr.variance_inflation) and 0.3 < tr.variance_inflation < 10
+    assert X.shape[0] == tr.n_sampled and P.contains(X, tol=1e-9).all()

@@ -1,0 +1,401 @@
+"""Column generation with certificates: bounds against brute force, proofs, stop reasons, time limits."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpretopt.exceptions import InputError, SolverError
+from interpretopt.formulations import brcg as F
+from interpretopt.methods import _colgen as CG
+from interpretopt.methods.brcg import BRCGClassifier
+from interpretopt.solvers import SolveResult, SolveSettings, SolveStatus, solve
+
+
+def tiny(seed: int, n: int = 10, J: int = 4):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, J)) < 0.5
+    y = rng.integers(0, 2, n).astype(np.int8)
+    if y.sum() in (0, n):
+        y[0] = 1 - y[0]
+    return X, y
+
+
+def all_clauses(J, D):
+    return [c for d in range(1, D + 1) for c in itertools.combinations(range(J), d)]
+
+
+def cover_of(X, clauses):
+    return np.stack([X[:, list(c)].all(axis=1) for c in clauses], axis=1)
+
+
+def full_lp(X, y, spec, D, grounding_clauses=()):
+    """The LP over every clause of up to D literals (grounding clauses first), solved by HiGHS."""
+    clauses = list(dict.fromkeys([tuple(c) for c in grounding_clauses] + all_clauses(X.shape[1], D)))
+    cov = cover_of(X, clauses)
+    nl = [len(c) for c in clauses]
+    m = F.build_master(cov, y, nl, spec, grounding=range(len(grounding_clauses)), relax=True)
+    solve(m, "highs", duals=True).raise_for_status()
+    return F.extract_master(m).objective
+
+
+def brute_force_ip(X, y, spec, D, grounding_clauses=()):
+    clauses = list(dict.fromkeys([tuple(c) for c in grounding_clauses] + all_clauses(X.shape[1], D)))
+    g = list(range(len(grounding_clauses)))
+    cov = cover_of(X, clauses)
+    nl = np.array([len(c) for c in clauses])
+    best = np.inf
+    for mask in range(1 << len(clauses)):
+        sel = [k for k in range(len(clauses)) if mask >> k & 1]
+        if spec.form == "constraint" and spec.clause_complexity(nl[sel]).sum() > spec.C + 1e-9:
+            continue
+        best = min(best, F.master_objective(sel, cov, y, nl, spec, grounding=g))
+    return best
+
+
+SPECS = {
+    "C": F.MasterSpec(form="constraint", C=4, n_samples=10),
+    "C_literals": F.MasterSpec(form="constraint", C=3, complexity="literals", n_samples=10),
+    "light": F.MasterSpec(form="light", lambda0=0.02, lambda1=0.01, n_samples=10),
+}
+
+
+# ----------------------------------------------------------------------------- the bound (B1)-(B4)
+@settings(max_examples=40)
+@given(seed=st.integers(0, 10_000), name=st.sampled_from(sorted(SPECS)), n_cols=st.integers(0, 6),
+       scale=st.floats(0.0, 2.0))
+def test_lagrangian_bound_never_exceeds_the_full_lp(seed, name, n_cols, scale):
+    """Any multipliers, any subset of columns, the true bound on the rest: LB <= LP over all clauses."""
+    spec = SPECS[name]
+    X, y = tiny(seed)
+    D = 2
+    rng = np.random.default_rng(seed)
+    clauses = all_clauses(4, D)
+    cols = [clauses[k] for k in rng.choice(len(clauses), size=n_cols, replace=False)]
+    s = spec.loss_scale * np.ones(int(y.sum()))
+    mu = rng.random(s.size) * s * scale          # clipped into [0, s] by the bound itself when above
+    lam = float(rng.random() * scale)
+    cov = cover_of(X, cols) if cols else np.zeros((10, 0), bool)
+    r, a, b = F.pricing_weights(y, np.clip(mu, 0, s), lam if spec.form == "constraint" else 0.0, spec)
+    outside = [c for c in clauses if c not in cols]
+    rc_true = min((F.reduced_costs(cover_of(X, [c]), [len(c)], r, a, b)[0] for c in outside), default=np.inf)
+    truth = full_lp(X, y, spec, D)
+    lb = F.lagrangian_bound(spec, y, mu, lam, cov, [len(c) for c in cols], rc_outside=rc_true)
+    assert lb <= truth + 1e-9
+    # the always-available bound is below the true minimum reduced cost, so it bounds too
+    cheap = F.depth1_bound(X, r, a, b)
+    assert cheap <= rc_true + 1e-12
+    assert F.lagrangian_bound(spec, y, mu, lam, cov, [len(c) for c in cols], rc_outside=cheap) <= lb + 1e-12
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+@pytest.mark.parametrize("seed", [0, 1, 2, 7])
+def test_exact_column_generation_proves_the_lp_and_the_bound_equals_it(name, seed):
+    spec = SPECS[name]
+    X, y = tiny(seed)
+    truth = full_lp(X, y, spec, 2)
+    res = CG.column_generation(X, y, spec, pricing="milp", max_literals=2, tol=1e-6)
+    assert res.proven and res.stop_reason == "proven_optimal"
+    assert res.restricted_lp == pytest.approx(truth, abs=1e-7)
+    assert res.lower_bound <= truth + 1e-9
+    assert res.lower_bound == pytest.approx(truth, rel=1e-6, abs=1e-9)   # tight at proven convergence
+    best = brute_force_ip(X, y, spec, 2)
+    assert res.lower_bound <= best + 1e-9 <= res.objective + 2e-9
+    assert res.gap == pytest.approx(CG.relative_gap(res.objective, res.lower_bound if spec.form == "light"
+                                                    else np.ceil(res.lower_bound - 1e-9)), abs=1e-12)
+    assert (res.status == "optimal") == (res.gap <= res.tol)
+
+
+def test_rc_needed_is_the_pricing_cutoff_of_the_target():
+    X, y = tiny(3, n=14, J=5)
+    for spec in (F.MasterSpec(form="constraint", C=5, n_samples=14),
+                 F.MasterSpec(form="light", lambda0=0.02, lambda1=0.01, n_samples=14)):
+        res = CG.column_generation(X, y, spec, pricing="beam", max_literals=2, max_iter=1)
+        mu, lam = res.lp_duals
+        terms = F.lagrangian_terms(spec, y, mu, lam, res.cover, [len(c) for c in res.clauses])
+        target = res.restricted_lp * (1 - 1e-3)
+        eps = terms.rc_needed(target)
+        if eps > 0:
+            assert terms.value(-eps) >= target - 1e-9
+            assert terms.value(-eps * 1.01 - 1e-9) < target + 1e-9
+
+
+# ----------------------------------------------------------------------------- heuristic pricing
+def test_regression_beam_stop_is_not_reported_as_optimal():
+    """15 samples, 7 literals: the beam stops at LP 5 (integer 5, gap 0 to its own LP); the true
+    LP and integer optimum is 4. Nothing may be called converged, proven or optimal."""
+    rng = np.random.default_rng(14)
+    X = rng.random((15, 7)) < 0.5
+    y = rng.integers(0, 2, 15).astype(np.int8)
+    spec = F.MasterSpec(form="constraint", C=4, n_samples=15)
+    res = CG.column_generation(X, y, spec, pricing="beam", max_literals=3, beam_width=2)
+    assert res.restricted_lp == pytest.approx(5.0) and res.objective == pytest.approx(5.0)
+    assert full_lp(X, y, spec, 3) == pytest.approx(4.0, abs=1e-7)
+    assert not res.proven and res.stop_reason == "heuristic_pricing_exhausted"
+    assert res.status == "heuristic" and res.lower_bound <= 4.0 + 1e-9
+    assert res.gap > 0
+    exact = CG.column_generation(X, y, spec, pricing="beam+milp", max_literals=3, beam_width=2)
+    assert exact.proven and exact.restricted_lp == pytest.approx(4.0, abs=1e-7)
+    assert exact.objective == pytest.approx(4.0) and exact.status == "optimal" and exact.gap == 0.0
+
+
+@settings(max_examples=12)
+@given(seed=st.integers(0, 10_000), light=st.booleans(), pricing=st.sampled_from(["beam", "beam+milp"]))
+def test_bound_objective_and_selection_are_consistent(seed, light, pricing):
+    X, y = tiny(seed, n=16, J=6)
+    spec = (F.MasterSpec(form="light", lambda0=0.01, lambda1=0.01, n_samples=16) if light
+            else F.MasterSpec(form="constraint", C=5, n_samples=16))
+    res = CG.column_generation(X, y, spec, pricing=pricing, max_literals=3, beam_width=3)
+    assert res.lower_bound <= full_lp(X, y, spec, 3) + 1e-9
+    assert res.lower_bound <= res.objective + 1e-9
+    nl = [len(c) for c in res.clauses]
+    assert res.objective == pytest.approx(F.master_objective(res.selected, res.cover, y, nl, spec), abs=1e-9)
+    if spec.form == "constraint":
+        assert spec.clause_complexity(np.array(nl)[res.selected]).sum() <= spec.C + 1e-9
+    if pricing == "beam" and not res.proven:
+        assert res.status in ("heuristic", "optimal")
+    assert res.status != "optimal" or res.gap <= res.tol
+
+
+# ----------------------------------------------------------------------------- the exact pricer
+def min_reduced_cost(X, r, a, b, D, exclude=()):
+    best = np.inf
+    for c in all_clauses(X.shape[1], D):
+        if c not in exclude:
+            best = min(best, F.reduced_costs(X[:, list(c)].all(axis=1)[:, None], [len(c)], r, a, b)[0])
+    return best
+
+
+@settings(max_examples=12)
+@given(seed=st.integers(0, 10_000), D=st.integers(1, 3), light=st.booleans(), cutoff=st.floats(-0.3, 0.0))
+def test_milp_pricer_returns_a_column_below_the_cutoff_or_proves_none_exists(seed, D, light, cutoff):
+    X, y = tiny(seed, n=12, J=5)
+    rng = np.random.default_rng(seed + 1)
+    mu = rng.random(int(y.sum())) * rng.integers(0, 2, int(y.sum())) * 2.0
+    spec = (F.MasterSpec(form="light", lambda0=0.05, lambda1=0.02, n_samples=12) if light
+            else F.MasterSpec(form="constraint", C=5, n_samples=12))
+    if light:
+        mu = mu / 12.0
+        cutoff = cutoff / 12.0
+    r, a, b = F.pricing_weights(y, mu, float(rng.random() * 0.5), spec)
+    best = min_reduced_cost(X, r, a, b, D, exclude=[(0,)])
+    pricer = CG.MilpPricing(X, y, max_literals=D, exclude=[(0,)], settings=SolveSettings())
+    out = pricer.price(r, a, b, rc_tol=1e-9, cutoff=cutoff)
+    assert out.exact
+    assert out.rc_outside <= best + 1e-7                     # a valid bound
+    if best < cutoff - 1e-7:
+        assert out.columns, out.result.message
+        c = out.columns[0]
+        assert c != (0,) and out.reduced_costs[0] < cutoff + 1e-9
+        assert out.reduced_costs[0] == pytest.approx(F.reduced_costs(cover_of(X, [c]), [len(c)], r, a, b)[0])
+    elif best > cutoff + 1e-7:
+        assert not out.columns and out.rc_outside >= cutoff - 1e-7
+
+
+# ----------------------------------------------------------------------------- limits never crash
+class StepClock:
+    """A clock that advances one second per reading: the loop's decisions follow its readings only."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        self.t += 1.0
+        return self.t
+
+
+@pytest.mark.parametrize("limit", [0.5, 1.5, 2.5, 3.5, 5.5, 8.5, 12.5, 20.5])
+@pytest.mark.parametrize("light", [True, False])
+def test_time_limit_at_every_point_of_the_loop_returns_an_integer_solution(limit, light):
+    X, y = tiny(4, n=40, J=8)
+    spec = (F.MasterSpec(form="light", lambda0=0.001, lambda1=0.001, n_samples=40) if light
+            else F.MasterSpec(form="constraint", C=6, n_samples=40))
+    res = CG.column_generation(X, y, spec, pricing="beam", max_literals=3, columns_per_iter=2,
+                               time_limit=limit, clock=StepClock())
+    assert res.stop_reason in ("time_limit", "heuristic_pricing_exhausted", "proven_optimal")
+    seen = res.history[-1]["n_columns"] if res.history else 0
+    assert len(res.clauses) == seen                         # the columns the last LP saw
+    assert res.lower_bound <= res.objective + 1e-9 and res.lower_bound <= full_lp(X, y, spec, 3) + 1e-9
+    nl = [len(c) for c in res.clauses]
+    assert res.objective == pytest.approx(F.master_objective(res.selected, res.cover, y, nl, spec), abs=1e-9)
+    assert res.status in ("heuristic", "optimal") and (res.status != "optimal" or res.gap <= res.tol)
+
+
+def test_regression_lp_that_times_out_keeps_the_last_solved_lp(monkeypatch):
+    """The third LP solve returns no solution (time limit): the integer master uses the columns of the second."""
+    X, y = tiny(4, n=40, J=8)
+    spec = F.MasterSpec(form="light", lambda0=0.001, lambda1=0.001, n_samples=40)
+    orig = CG.RestrictedMaster.solve
+    calls = {"n": 0}
+
+    def solve_or_time_out(self, time_limit):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            res = SolveResult(status=SolveStatus.TIME_LIMIT, message="time limit reached")
+            self.last_failed = res
+            return None
+        return orig(self, time_limit)
+
+    monkeypatch.setattr(CG.RestrictedMaster, "solve", solve_or_time_out)
+    res = CG.column_generation(X, y, spec, pricing="beam", max_literals=3, columns_per_iter=2, time_limit=1e6)
+    assert res.stop_reason == "time_limit" and len(res.history) == 2
+    assert len(res.clauses) == res.history[-1]["n_columns"]
+    assert res.objective == pytest.approx(
+        F.master_objective(res.selected, res.cover, y, [len(c) for c in res.clauses], spec), abs=1e-12)
+
+
+def test_estimator_warns_when_time_runs_out_before_any_rule(monkeypatch):
+    X, y = tiny(4, n=40, J=8)
+    Xi = X.astype(int)
+    est = BRCGClassifier(binarizer="passthrough", time_limit=1e-9, max_literals=3)
+    with pytest.warns(RuntimeWarning, match="empty for lack of time"):
+        est.fit(Xi, y)
+    assert est.stop_reason_ == "time_limit" and est.rules_.n_rules == 0
+    assert est.status_ != "optimal" and est.lower_bound_ <= est.objective_
+    assert est.objective_ == pytest.approx(F.master_objective([], np.zeros((40, 0)), y, [], est._spec(40)))
+
+
+def test_iteration_limit_is_reported():
+    X, y = tiny(2, n=30, J=8)
+    spec = F.MasterSpec(form="light", lambda0=0.001, lambda1=0.001, n_samples=30)
+    res = CG.column_generation(X, y, spec, pricing="beam", max_literals=3, max_iter=1, columns_per_iter=1)
+    assert res.stop_reason == "iteration_limit" and not res.proven
+    assert len(res.history) == 2
+
+
+# ----------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(time_limit=0), "time_limit"),
+    (dict(time_limit=-1.0), "time_limit"),
+    (dict(time_limit="10"), "time_limit"),
+    (dict(tol=0.0), "tol"),
+    (dict(tol=1.0), "tol"),
+    (dict(tol=-0.1), "tol"),
+])
+def test_bad_limits_and_tolerances_are_clear_errors(kwargs, match):
+    X, y = tiny(0)
+    with pytest.raises(InputError, match=match):
+        CG.column_generation(X, y, SPECS["C"], **kwargs)
+    with pytest.raises(InputError, match=match):
+        BRCGClassifier(binarizer="passthrough", **kwargs).fit(X.astype(int), y)
+
+
+def test_exact_pricing_needs_a_milp_solver_and_the_master_needs_duals():
+    pytest.importorskip("ortools")
+    X, y = tiny(0)
+    with pytest.raises(SolverError, match="MILP"):
+        CG.column_generation(X, y, SPECS["C"], pricing="beam+milp", pricing_solver="ortools_glop")
+    with pytest.raises(InputError, match="ortools_glop.*MILP"):
+        BRCGClassifier(binarizer="passthrough", pricing="milp", pricing_solver="ortools_glop").fit(X.astype(int), y)
+    with pytest.raises(SolverError, match="duals"):
+        CG.column_generation(X, y, SPECS["C"], solver="ortools_cpsat")
+
+
+def test_merged_rows_give_the_same_answer_as_the_copies():
+    """Equal rows are one weighted row in master and pricing: the LP value, the bound and the rule set
+    are those of the unmerged problem (checked by duplicating every sample)."""
+    X, y = tiny(9, n=12, J=5)
+    spec = F.MasterSpec(form="constraint", C=5, n_samples=12)
+    spec2 = F.MasterSpec(form="constraint", C=5, n_samples=24)
+    one = CG.column_generation(X, y, spec, pricing="milp", max_literals=2, tol=1e-6)
+    two = CG.column_generation(np.vstack([X, X]), np.concatenate([y, y]), spec2, pricing="milp", max_literals=2,
+                               tol=1e-6)
+    assert two.restricted_lp == pytest.approx(2 * one.restricted_lp, abs=1e-7)
+    assert two.objective == pytest.approx(2 * one.objective, abs=1e-7)
+    assert two.proven and one.proven
+
+
+def test_grounding_large_penalty_keeps_U_and_is_exact():
+    X, y = tiny(3, n=10, J=4)
+    U = [(0, 1), (2,)]
+    spec = F.MasterSpec(form="constraint", C=6, c_u=10.0, n_samples=10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = CG.column_generation(X, y, spec, pricing="milp", max_literals=2, initial_clauses=U, grounding=[0, 1],
+                                   tol=1e-6)
+    assert set(U) <= {res.clauses[k] for k in res.selected}
+    assert res.proven
+    assert res.lower_bound <= full_lp(X, y, spec, 2, grounding_clauses=U) + 1e-9
+    assert res.objective == pytest.approx(brute_force_ip(X, y, spec, 2, grounding_clauses=U), abs=1e-7)
+
+
+# ----------------------------------------------------------------------------- the master and the backends
+def test_incremental_master_matches_the_pyomo_master_over_the_final_columns():
+    """The loop's LP (built as arrays, columns appended) and the Pyomo master over the same columns
+    agree on the objective, and the loop's duals are optimal duals of the Pyomo master."""
+    X, y = tiny(11, n=30, J=6)
+    spec = F.MasterSpec(form="constraint", C=6, n_samples=30)
+    res = CG.column_generation(X, y, spec, pricing="beam", max_literals=3, beam_width=4)
+    nl = [len(c) for c in res.clauses]
+    m = F.build_master(res.cover, y, nl, spec, relax=True)
+    solve(m, "highs", duals=True).raise_for_status()
+    ref = F.extract_master(m)
+    assert res.restricted_lp == pytest.approx(ref.objective, abs=1e-7)
+    mu, lam = res.lp_duals
+    w = res.lp_solution[int(y.sum()):]
+    r, a, b = F.pricing_weights(y, mu, lam, spec)
+    rc = F.reduced_costs(res.cover, nl, r, a, b)
+    assert (rc >= -1e-7).all()
+    assert (np.abs(rc[w > 1e-7]) <= 1e-6).all()
+    assert mu.sum() - lam * spec.C == pytest.approx(ref.objective, abs=1e-6)
+
+
+def test_master_is_built_once_and_grows_by_columns(monkeypatch):
+    calls = {"init": 0, "add": []}
+    orig_init, orig_add = CG.RestrictedMaster.__init__, CG.RestrictedMaster.add
+
+    def init_spy(self, *a, **k):
+        calls["init"] += 1
+        orig_init(self, *a, **k)
+
+    def add_spy(self, clauses, grounded=False):
+        calls["add"].append(len(clauses))
+        return orig_add(self, clauses, grounded)
+
+    monkeypatch.setattr(CG.RestrictedMaster, "__init__", init_spy)
+    monkeypatch.setattr(CG.RestrictedMaster, "add", add_spy)
+    X, y = tiny(11, n=40, J=8)
+    spec = F.MasterSpec(form="constraint", C=6, n_samples=40)
+    res = CG.column_generation(X, y, spec, pricing="beam", max_literals=3, beam_width=4, columns_per_iter=5)
+    assert calls["init"] == 1
+    added = [h["n_added"] for h in res.history if h.get("n_added")]
+    assert max(added) > 1 and sum(added) == len(res.clauses)
+
+
+@pytest.mark.parametrize("lp_solver", ["ortools_glop"])
+def test_solver_swap_gives_the_same_certificate(lp_solver):
+    pytest.importorskip("ortools")
+    X, y = tiny(5, n=14, J=5)
+    spec = F.MasterSpec(form="constraint", C=5, n_samples=14)
+    a = CG.column_generation(X, y, spec, pricing="milp", max_literals=2, solver="highs", tol=1e-6)
+    b = CG.column_generation(X, y, spec, pricing="milp", max_literals=2, solver=lp_solver,
+                             pricing_solver="ortools_scip", mip_solver="ortools_scip", tol=1e-6)
+    assert a.proven and b.proven
+    assert a.restricted_lp == pytest.approx(b.restricted_lp, abs=1e-6)
+    assert a.lower_bound == pytest.approx(b.lower_bound, abs=1e-6)
+    assert a.objective == pytest.approx(b.objective, abs=1e-6)
+
+
+def test_pricing_through_a_pyomo_solver_matches_the_direct_path():
+    X, y = tiny(8, n=12, J=5)
+    spec = F.MasterSpec(form="light", lambda0=0.02, lambda1=0.01, n_samples=12)
+    a = CG.column_generation(X, y, spec, pricing="milp", max_literals=2, pricing_solver="highs", tol=1e-6)
+    b = CG.column_generation(X, y, spec, pricing="milp", max_literals=2, pricing_solver="appsi_highs",
+                             mip_solver="highs_direct", tol=1e-6)
+    assert a.proven and b.proven
+    assert a.restricted_lp == pytest.approx(b.restricted_lp, abs=1e-7)
+    assert a.objective == pytest.approx(b.objective, abs=1e-7)
+
+
+def test_beam_then_milp_proves_what_the_beam_alone_cannot():
+    X, y = tiny(3, n=30, J=8)
+    spec = F.MasterSpec(form="light", lambda0=0.001, lambda1=0.001, n_samples=30)
+    res = CG.column_generation(X, y, spec, pricing="beam+milp", max_literals=3, beam_width=3)
+    assert res.proven and res.stop_reason == "proven_optimal"
+    assert any(h.get("pricing") == "beam+milp" for h in res.history)
+    assert res.lower_bound == pytest.approx(full_lp(X, y, spec, 3), rel=res.tol)
