@@ -382,6 +382,8 @@ def _columns(X, name: str, owner: str, categorical: bool):
                     raise InputError(f"{owner}: {name} {label} is categorical (dtype 'category'); {owner} needs numeric "
                                      "features: encode it first (e.g. Dataset.numeric() or one-hot encoding)")
                 out.append(("categorical", col))
+            elif categorical and pd.api.types.is_bool_dtype(dt) and not col.isna().any():
+                out.append(("numeric", col.to_numpy(dtype=bool)))  # tables keep booleans (binary features)
             elif pd.api.types.is_bool_dtype(dt) or pd.api.types.is_numeric_dtype(dt):
                 if getattr(dt, "kind", "") == "c":
                     raise InputError(f"{owner}: Complex data not supported: {name} {label} has complex values")
@@ -508,7 +510,7 @@ def validate_data(estimator: Any, X: Any, y: Any = NO_VALIDATION, *, reset: bool
         fitted_cats = {} if reset else dict(getattr(estimator, "_feature_categories", {}))
         for j, (k, v) in enumerate(cols):
             if k == "numeric":
-                data[j] = np.asarray(v, dtype=float)
+                data[j] = v if getattr(v, "dtype", None) == bool else np.asarray(v, dtype=float)
                 continue
             cat = pd.Categorical(v)
             if j in fitted_cats:  # the categories of fit first, so category codes mean the same as at fit

@@ -30,7 +30,7 @@ named ``<Name>Checked`` with the same parameters and schema whose only change is
 
 Every check therefore exercises the estimator's own parameter validation, input validation,
 fitted attributes, prediction, cloning and pickling; only the construction of the second
-argument is the adapter's. The companion rule lists get a logistic-regression black box
+argument is the adapter's. The companion rule lists get a Gaussian naive Bayes black box
 (``black_box``) and the grounded BRCG a one-rule grounding; both are ordinary parameters.
 """
 
@@ -164,9 +164,9 @@ def adapter_for(cls: type, fit: str) -> type:
 def _extra_params(name: str) -> dict:
     """Parameters that are objects (not literals), for the check instance."""
     if name in ("CompanionRuleList", "PairedRuleList"):
-        from sklearn.linear_model import LogisticRegression
+        from sklearn.naive_bayes import GaussianNB
 
-        return {"black_box": LogisticRegression()}
+        return {"black_box": GaussianNB()}
     if name == "GroundedBRCGClassifier":
         from interpretopt.rules import Condition, Conjunction, RuleSet
 

@@ -18,11 +18,9 @@ from interpretopt.methods import ESTIMATORS
 # Estimators whose modules are being rewritten by their method's work; the contract is applied
 # to them when that work lands (until then they keep their own checks).
 # BRCGDiff is binary-only, and the generic checks give a non-classifier multi-class targets.
-CONTRACT_PENDING = {"BRCGDiff", "CompanionRuleList", "PairedRuleList"}
+CONTRACT_PENDING = {"BRCGDiff"}
 NAMES = [n for n in (e.name for e in ESTIMATORS.values()) if n not in CONTRACT_PENDING]
-# the MTRE-PAN target network passes scikit-learn's checks with scikit-learn's own validation
-# (plain ValueError); it moves to interpretopt's errors when its rewrite lands
-REG_NAMES = [n for n in NAMES if n != "MTREPANNetwork"]
+REG_NAMES = NAMES
 
 
 @parametrize_with_checks([check_instance(n) for n in NAMES], expected_failed_checks=expected_failed_checks)

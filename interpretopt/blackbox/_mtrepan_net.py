@@ -25,7 +25,7 @@ census, raw values for diabetes): ``scale_inputs`` chooses.
 
 from __future__ import annotations
 
-import numbers
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -33,9 +33,18 @@ from scipy.special import expit as _expit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from interpretopt._validation import as_generator, check_labels, check_X
+from interpretopt._validation import (
+    RANDOM_STATE,
+    ContractMixin,
+    Interval,
+    StrOptions,
+    as_generator,
+    check_fitted,
+    check_labels,
+    check_X,
+    validate_data,
+)
 from interpretopt.exceptions import InputError
 
 __all__ = ["MTREPANNetwork"]
@@ -107,7 +116,7 @@ class _Layout:
         return [flat[s].reshape(shape) for s, shape in self.slices]
 
 
-class MTREPANNetwork(ClassifierMixin, BaseEstimator):
+class MTREPANNetwork(ContractMixin, ClassifierMixin, BaseEstimator):
     """Target network of the MTRE-PAN paper, trained as the authors' release trains it.
 
     Architecture (paper, Section 4): ``d`` inputs, two sigmoid hidden layers of ``d`` units,
@@ -190,34 +199,23 @@ class MTREPANNetwork(ClassifierMixin, BaseEstimator):
         self.alpha = alpha
         self.random_state = random_state
 
-    # -- checks
-    @staticmethod
-    def _pos_int(name: str, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise InputError(f"{name} must be an integer >= 1, got {value!r}")
-        return int(value)
-
-    def _check_params(self) -> None:
-        self._pos_int("n_rounds", self.n_rounds)
-        if self.samples_per_round is not None:
-            self._pos_int("samples_per_round", self.samples_per_round)
-        self._pos_int("batch_size", self.batch_size)
-        if self.hidden_units is not None:
-            self._pos_int("hidden_units", self.hidden_units)
-        if self.loss not in LOSSES:
-            raise InputError(f"loss must be one of {', '.join(LOSSES)}, got {self.loss!r}")
-        if self.optimizer not in OPTIMIZERS:
-            raise InputError(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {self.optimizer!r}")
-        for name, lo in (("learning_rate", 0.0), ("epsilon", 0.0), ("init_bound", 0.0)):
-            v = getattr(self, name)
-            if not (isinstance(v, numbers.Real) and np.isfinite(v) and v > lo):
-                raise InputError(f"{name} must be a positive number, got {v!r}")
-        if not (isinstance(self.rho, numbers.Real) and 0.0 < self.rho < 1.0):
-            raise InputError(f"rho must be in (0, 1), got {self.rho!r}")
-        for name in ("tolerance", "alpha"):
-            v = getattr(self, name)
-            if not (isinstance(v, numbers.Real) and np.isfinite(v) and v >= 0):
-                raise InputError(f"{name} must be a number >= 0, got {v!r}")
+    _parameter_constraints: dict = {
+        "n_rounds": [Interval(Integral, 1, None, closed="left")],
+        "samples_per_round": [Interval(Integral, 1, None, closed="left"), None],
+        "loss": [StrOptions(set(LOSSES))],
+        "optimizer": [StrOptions(set(OPTIMIZERS))],
+        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "rho": [Interval(Real, 0, 1, closed="neither")],
+        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        "tolerance": [Interval(Real, 0, None, closed="left")],
+        "init_bound": [Interval(Real, 0, None, closed="neither")],
+        "hidden_units": [Interval(Integral, 1, None, closed="left"), None],
+        "scale_inputs": ["boolean"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "random_state": RANDOM_STATE,
+    }
 
     # -- the network
     def _forward(self, Z: np.ndarray, W: list[np.ndarray], b: list[np.ndarray]) -> list[np.ndarray]:
@@ -343,17 +341,18 @@ class MTREPANNetwork(ClassifierMixin, BaseEstimator):
         """
         from interpretopt.data._split import train_test_indices
 
+        self._validate_params()
         X, y = validate_data(self, X, y, reset=True)
-        check_classification_targets(y)
+        try:
+            check_classification_targets(y)
+        except ValueError as exc:
+            raise InputError(f"{type(self).__name__}: {exc}") from None
         if np.unique(y).size < 2:
             raise InputError(f"y has only one class {np.unique(y).tolist()}; two or more classes are required")
-        self._check_params()
         rng = as_generator(self.random_state)
         if (X_val is None) != (y_val is None):
             raise InputError("pass both X_val and y_val, or neither")
         if X_val is None:
-            if not 0.0 < float(self.validation_fraction) < 1.0:
-                raise InputError(f"validation_fraction must be in (0, 1), got {self.validation_fraction!r}")
             counts = np.unique(y, return_counts=True)[1]
             strat = y if counts.min() >= 2 else None
             tr, va = train_test_indices(X.shape[0], float(self.validation_fraction), rng, stratify=strat)
@@ -407,7 +406,7 @@ class MTREPANNetwork(ClassifierMixin, BaseEstimator):
         return self.scaler_.transform(X) if self.scaler_ is not None else np.asarray(X, dtype=float)
 
     def _scaled(self, X: Any) -> np.ndarray:
-        check_is_fitted(self, "coefs_")
+        check_fitted(self, "coefs_")
         X = validate_data(self, X, reset=False)
         return self._transform(X)
 

@@ -948,6 +948,8 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
             if k not in all_params:
                 c.add(f"{where}.params.{k}",
                       f"not a parameter of the experiment; parameters: {', '.join(sorted(all_params))}")
+    if check_names:
+        _check_method_params(c, raw, methods, solver, smoke, reduced)
 
     tables = []
     if "tables" in raw:
@@ -981,6 +983,27 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
         repetitions=repetitions, split=split, seed=seed, solver=solver, preset=preset, settings=settings,
         record=record, smoke=smoke, reduced=reduced, tables=tuple(tables), plots=tuple(plots), description=description, path=path,
     )
+
+
+def _check_method_params(c: _Checker, raw: dict, methods, solver: str, smoke, reduced) -> None:
+    """Every method parameter against its task's schema (unknown names, values), and the solver
+    against what the runs need: at load time, before any run."""
+    from interpretopt.experiments.tasks import check_method_params, check_method_solver, is_task_name
+
+    solver_where = "preset" if "preset" in raw and "solver" not in raw else "solver"
+    for i, m in enumerate(methods):
+        if not m.method or not is_task_name(m.method):
+            continue
+        where = "params" if "method" in raw else f"methods[{i}].params"
+        grids = [(where, m.params)]
+        for scale, spec in (("smoke", smoke), ("reduced", reduced)):
+            if spec is not None and spec.params:
+                grids.append((f"{scale}.params", {k: v for k, v in spec.params.items() if k in m.params}))
+        for w, grid in grids:
+            for key, problem in check_method_params(m.method, grid, grid=True):
+                c.add(_join(w, key) if key else w, problem)
+        for problem in check_method_solver(m.method, solver, m.params, grid=True):
+            c.add(solver_where, problem)
 
 
 def _parse_scale(c: _Checker, s: Any, check_model_names, where: str, cls: type) -> ScaleSpec:

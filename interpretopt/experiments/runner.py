@@ -661,6 +661,17 @@ def _base_row(spec: RunSpec, env: RunEnv) -> dict:
     return row
 
 
+def _check_run_params(spec: RunSpec, env: RunEnv) -> None:
+    """The run's parameters and solver against its task's schema (as at config load time)."""
+    from interpretopt.exceptions import ParameterError
+    from interpretopt.experiments.tasks import check_method_params, check_method_solver
+
+    problems = [f"{k}: {msg}" if k else msg for k, msg in check_method_params(spec.method, spec.params)]
+    problems += check_method_solver(spec.method, env.solver, spec.params)
+    if problems:
+        raise ParameterError(f"run {spec.name}: " + "; ".join(problems))
+
+
 def execute_run(spec: RunSpec, env: RunEnv) -> tuple[dict, dict]:
     """Run one task and return ``(row, artifacts)``; never raises for a task's failure."""
     from interpretopt.experiments.tasks import get_task
@@ -673,6 +684,7 @@ def execute_run(spec: RunSpec, env: RunEnv) -> tuple[dict, dict]:
         if spec.error is not None:
             raise RuntimeError(spec.error)
         task = get_task(spec.method)
+        _check_run_params(spec, env)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("default")  # once per location and run
             loaded = _load(spec.dataset, env.data_dir, env.config_seed)

@@ -111,7 +111,8 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         ``optimal`` when its objective is within ``tol`` of the lower bound.
     settings : SolveSettings or None
     random_state : None, int or Generator
-        Kept for the scikit-learn contract (the algorithm is deterministic).
+        Seeds the trees of ``binarizer="tree"`` (ties between equal splits); column generation
+        itself is deterministic.
 
     Attributes
     ----------
@@ -219,8 +220,13 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
 
             if b == "quantile":
                 return D.QuantileBinarizer(n_thresholds=self.n_thresholds, negations=self.negations)
-            if b == "tree":
-                return D.TreeBinarizer()
+            if b == "tree":  # its trees are seeded by random_state (ties between equal splits)
+                rs = self.random_state
+                if isinstance(rs, (np.random.Generator, np.random.RandomState, np.random.SeedSequence)):
+                    from interpretopt._validation import as_generator
+
+                    rs = int(as_generator(rs).integers(2**31 - 1))
+                return D.TreeBinarizer(negations=self.negations, random_state=rs)
             raise InputError(f"binarizer must be 'quantile', 'tree', 'passthrough' or a transformer, got {b!r}")
         if not hasattr(b, "fit") or not hasattr(b, "transform"):
             raise InputError(f"binarizer must be a transformer with fit/transform and conditions_, got {type(b).__name__}")

@@ -30,13 +30,27 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from interpretopt._validation import as_generator, check_in_range, check_int, feature_names_of
+from interpretopt._validation import (
+    RANDOM_STATE,
+    ContractMixin,
+    HasMethods,
+    Interval,
+    StrOptions,
+    as_generator,
+    check_fitted,
+    check_in_range,
+    check_int,
+    encode_binary_target,
+    render_names,
+    validate_data,
+)
 from interpretopt.evaluation.autac import (
     TradeoffCurve,
     first_cover_from_coverage,
@@ -92,25 +106,6 @@ def _check_black_box(black_box: Any, *, need_fit: bool) -> None:
                          "(pass refit=False to use it as already trained)")
 
 
-def _binary_target(y: Any, n: int, owner: str) -> tuple[np.ndarray, np.ndarray]:
-    arr = np.asarray(y)
-    if arr.ndim == 2 and 1 in arr.shape:
-        arr = arr.ravel()
-    if arr.ndim != 1:
-        raise InputError(f"y must be 1-D, got shape {arr.shape}")
-    if len(arr) != n:
-        raise InputError(f"y has {len(arr)} labels but X has {n} rows")
-    classes = np.unique(arr)
-    if len(classes) > 2:
-        raise InputError(
-            f"{owner} is for binary classification (the companion-rule-list setting); "
-            f"y has {len(classes)} classes {classes.tolist()[:10]}. Binarize the target first"
-        )
-    if len(classes) < 2:
-        raise InputError(f"y has a single class {classes.tolist()}; two classes are required")
-    return classes, (arr == classes[1]).astype(np.int8)
-
-
 def _conjunction(items):
     from interpretopt.rules import Conjunction
 
@@ -121,19 +116,31 @@ def _conjunction(items):
 
 
 # =========================================================================== shared companion API
-class _CompanionBase(ClassifierMixin, BaseEstimator):
+class _CompanionBase(ContractMixin, ClassifierMixin, BaseEstimator):
     """Prediction, explanation, curves and rendering for a rule list paired with a black box."""
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # the companion setting is binary (Section 3)
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
+
+    def _validated(self, X, y):
+        """``(X as a checked table, classes_, 0/1 codes of y)``; sets ``n_features_in_`` / ``feature_names_in_``."""
+        X = validate_data(self, X, reset=True, categorical=True, min_samples=2)
+        classes, y01 = encode_binary_target(self, y, n_samples=X.shape[0])
+        return X, classes, y01
+
+    def _checked(self, X):
+        """``X`` checked against the fit (columns, types, no NaN) as the table the binarizer reads."""
+        self._check_fitted()
+        return validate_data(self, X, reset=False, categorical=True)
+
     def _prepare(self, X, y, blackbox_pred, *, refit: bool, train_pred: str, cv: int, rng):
-        n = np.shape(X)[0] if np.ndim(X) == 2 else None
-        if n is None:
-            raise InputError(f"X must be 2-D (n_samples, n_features), got {np.ndim(X)} dimension(s)")
-        if n < 2:
-            raise InputError("X needs at least two rows")
-        classes, y01 = _binary_target(y, n, type(self).__name__)
-        self.classes_ = classes
-        self.feature_names_in_ = feature_names_of(X, np.shape(X)[1])
-        self.n_features_in_ = int(np.shape(X)[1])
+        """X is the table of :meth:`_validated`."""
+        n = X.shape[0]
+        y01 = (np.asarray(y).ravel() == self.classes_[1]).astype(np.int8)
         Xn = _numeric(X)
         bb = self.black_box
         if train_pred not in ("auto", "oof", "in_sample"):
@@ -191,10 +198,7 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
                          f"{self.classes_.tolist()}")
 
     def _check_fitted(self):
-        if not hasattr(self, "rule_labels_"):
-            from sklearn.exceptions import NotFittedError
-
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit first")
+        check_fitted(self, "rule_labels_")
 
     def _blackbox01(self, X, blackbox_pred=None) -> np.ndarray:
         if blackbox_pred is not None:
@@ -208,7 +212,9 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
 
     def first_cover(self, X) -> np.ndarray:
         """Index of the rule covering each row (-1: none, the black box answers)."""
-        self._check_fitted()
+        return self._first_cover(self._checked(X))
+
+    def _first_cover(self, X) -> np.ndarray:
         return first_cover_from_coverage(self._rule_coverage(X))
 
     def n_rules_at(self, transparency: float) -> int:
@@ -240,9 +246,9 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
         the black box alone, ``t = 1`` the whole list (which ends in a default rule when fitted
         with one, so no input reaches the black box).
         """
-        self._check_fitted()
+        X = self._checked(X)
         m = self._n_rules(n_rules, transparency)
-        fc = self.first_cover(X)
+        fc = self._first_cover(X)
         use = (fc >= 0) & (fc < m)
         if use.all():
             out = np.zeros(len(fc), dtype=np.int64)
@@ -258,9 +264,9 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
         Defined when every row is answered by a rule or the black box has ``predict_proba``;
         otherwise an :class:`InputError` says so.
         """
-        self._check_fitted()
+        X = self._checked(X)
         m = self._n_rules(n_rules, transparency)
-        fc = self.first_cover(X)
+        fc = self._first_cover(X)
         use = (fc >= 0) & (fc < m)
         out = np.empty((len(fc), 2))
         if not use.all():
@@ -285,9 +291,9 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
         rows), ``cover`` (share of training rows the rule captures). A user compares the last
         two to decide whether to take the rule (Figure 1).
         """
-        self._check_fitted()
+        Xv = self._checked(X)
         m = self._n_rules(n_rules, transparency)
-        fc = self.first_cover(X)
+        fc = self._first_cover(Xv)
         use = (fc >= 0) & (fc < m)
         tc = self.train_curve_
         pred = self.predict(X, m) if not use.all() else self.classes_[np.asarray(self.rule_labels_)[fc]]
@@ -308,14 +314,15 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
 
     def transparency_accuracy_curve(self, X, y, *, blackbox_pred=None) -> TradeoffCurve:
         """Points ``(T_m, A_m)``, m = 0..M, and AUTAC (Proposition 4) on ``(X, y)``."""
-        self._check_fitted()
+        X = self._checked(X)
         arr = np.asarray(y).ravel()
         if len(arr) != np.shape(X)[0]:
             raise InputError(f"y has {len(arr)} labels but X has {np.shape(X)[0]} rows")
         if not np.isin(arr, self.classes_).all():
-            raise InputError(f"y has labels outside the fitted classes {self.classes_.tolist()}")
+            bad = [v for v in np.unique(arr).tolist() if v not in self.classes_.tolist()][:5]
+            raise InputError(f"y has labels {bad} outside the fitted classes {self.classes_.tolist()}")
         y01 = (arr == self.classes_[1]).astype(np.int8)
-        return tradeoff_curve(self.first_cover(X), self.rule_labels_, y01, self._blackbox01(X, blackbox_pred))
+        return tradeoff_curve(self._first_cover(X), self.rule_labels_, y01, self._blackbox01(X, blackbox_pred))
 
     def plot_tradeoff(self, X=None, y=None, *, blackbox_pred=None, ax=None, label: str | None = None):
         """Draw the transparency-accuracy curve of this model (training data unless ``X, y``), with
@@ -337,8 +344,8 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
 
     def predict_stochastic(self, X, t: float, *, random_state=None, blackbox_pred=None) -> np.ndarray:
         """The stochastic CRL of Definition 3 with transparency ``t`` (measured on the training data)."""
-        self._check_fitted()
-        out = stochastic_crl_predict(self.first_cover(X), self.rule_labels_, self._blackbox01(X, blackbox_pred),
+        X = self._checked(X)
+        out = stochastic_crl_predict(self._first_cover(X), self.rule_labels_, self._blackbox01(X, blackbox_pred),
                                      self.train_curve_.transparency, t, as_generator(random_state))
         return self.classes_[out]
 
@@ -381,7 +388,8 @@ class _CompanionBase(ClassifierMixin, BaseEstimator):
         items = self.binarizer_.items_
         self.rule_itemsets_ = [tuple(s) for s in itemsets]
         self.rule_labels_ = np.asarray(labels, dtype=np.int64)
-        self.rule_text_ = [" and ".join(items[i].render(self.feature_names_in_) for i in s) or "default (always)"
+        names = render_names(self)
+        self.rule_text_ = [" and ".join(items[i].render(names) for i in s) or "default (always)"
                            for s in self.rule_itemsets_]
         has_default = bool(self.rule_itemsets_) and not self.rule_itemsets_[-1]
         body = self.rule_itemsets_[:-1] if has_default else self.rule_itemsets_
@@ -526,6 +534,30 @@ class CompanionRuleList(_CompanionBase):
     black_box_ : the black box used.
     """
 
+    _parameter_constraints: dict = {
+        "black_box": [HasMethods(["predict"]), None],
+        "alpha": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"})],
+        "C0": [Interval(Real, 0, None, closed="neither")],
+        "n_iter": [Interval(Integral, 0, None, closed="left")],
+        "min_support": [Interval(Real, 0, 1, closed="neither")],
+        "max_card": [Interval(Integral, 1, None, closed="left")],
+        "n_quantiles": [Interval(Integral, 2, None, closed="left")],
+        "negations": ["boolean"],
+        "precision_filter": ["boolean"],
+        "max_rules_per_class": [Interval(Integral, 1, None, closed="left"), None],
+        "default_rule": [StrOptions(set(DEFAULT_RULE_MODES))],
+        "blackbox_train_pred": [StrOptions({"auto", "oof", "in_sample"})],
+        "cv": [Interval(Integral, 2, None, closed="left")],
+        "refit": ["boolean"],
+        "max_conditions": [Interval(Integral, 1, None, closed="left")],
+        "max_rules": [Interval(Integral, 1, None, closed="left"), None],
+        "memory_limit_mb": [Interval(Real, 0, None, closed="neither"), None],
+        "max_mining_samples": [Interval(Integral, 1, None, closed="left"), None],
+        "feature_types": [dict, None],
+        "rule_labels": [StrOptions({"mined", "majority"})],
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, *, black_box=None, alpha: float | str = "auto", C0: float = 0.001, n_iter: int = 50_000,
                  min_support: float = 0.05, max_card: int = 2, n_quantiles: int = 7, negations: bool = False,
                  precision_filter: bool = False, max_rules_per_class: int | None = None,
@@ -566,21 +598,9 @@ class CompanionRuleList(_CompanionBase):
         """
         import warnings
 
+        self._validate_params()
+        X, self.classes_, _ = self._validated(X, y)
         rng = as_generator(self.random_state)
-        check_in_range("C0", self.C0, 0.0, None, low_open=True)
-        check_int("n_iter", self.n_iter, 0, None)
-        check_int("max_conditions", self.max_conditions, 1, None)
-        if self.max_rules is not None:
-            check_int("max_rules", self.max_rules, 1, None)
-        if not (self.alpha == "auto" or (isinstance(self.alpha, (int, float)) and not isinstance(self.alpha, bool))):
-            raise InputError(f"alpha must be a non-negative number or 'auto', got {self.alpha!r}")
-        if self.alpha != "auto":
-            check_in_range("alpha", self.alpha, 0.0, None)
-        if self.default_rule not in DEFAULT_RULE_MODES:
-            raise InputError(f"default_rule must be one of {DEFAULT_RULE_MODES}, got {self.default_rule!r}")
-        if self.rule_labels not in ("mined", "majority"):
-            raise InputError(f"rule_labels must be 'mined' or 'majority', got {self.rule_labels!r}")
-        check_in_range("min_support", self.min_support, 0.0, 1.0, low_open=True, high_open=True)
         y01, bb01 = self._prepare(X, y, blackbox_pred, refit=self.refit, train_pred=self.blackbox_train_pred,
                                   cv=self.cv, rng=rng)
         self.binarizer_, B, self.pool_ = _mine(self, X, y01, rng)
@@ -670,6 +690,22 @@ class PairedRuleList(_CompanionBase):
     min_support, max_card, n_quantiles, ... : mining, as in :class:`CompanionRuleList`.
     """
 
+    _parameter_constraints: dict = {
+        "learner": [StrOptions({"corels", "sbrl"})],
+        "black_box": [HasMethods(["predict"]), None],
+        "params": [dict, None],
+        "mining": [StrOptions({"learner", "pool"})],
+        "min_support": [Interval(Real, 0, 1, closed="neither")],
+        "max_card": [Interval(Integral, 1, None, closed="left")],
+        "n_quantiles": [Interval(Integral, 2, None, closed="left")],
+        "refit": ["boolean"],
+        "max_rules_per_class": [Interval(Integral, 1, None, closed="left"), None],
+        "memory_limit_mb": [Interval(Real, 0, None, closed="neither"), None],
+        "max_mining_samples": [Interval(Integral, 1, None, closed="left"), None],
+        "feature_types": [dict, None],
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, *, learner: str = "corels", black_box=None, params: dict | None = None,
                  mining: str = "learner", min_support: float = 0.05, max_card: int = 2, n_quantiles: int = 7,
                  refit: bool = True, max_rules_per_class: int | None = None, memory_limit_mb: float | None = None,
@@ -690,13 +726,10 @@ class PairedRuleList(_CompanionBase):
 
     def mine(self, X, y) -> "PairedRuleList":
         """Binarize and mine only (the pool a grid of learner settings shares); returns self."""
+        self._validate_params()
+        X, self.classes_, y01 = self._validated(X, y)
         rng = as_generator(self.random_state)
-        if self.learner not in ("corels", "sbrl"):
-            raise InputError(f"learner must be 'corels' or 'sbrl', got {self.learner!r}")
-        if self.mining not in ("learner", "pool"):
-            raise InputError(f"mining must be 'learner' or 'pool', got {self.mining!r}")
-        n = np.shape(X)[0] if np.ndim(X) == 2 else 0
-        classes, y01 = _binary_target(y, n, type(self).__name__)
+        n = X.shape[0]
         kw = (dict(BASELINE_MINING[self.learner], cap_pool=False) if self.mining == "learner"
               else {"scope": "class"})
         self.binarizer_, self._B, self.pool_ = _mine(self, X, y01, rng, precision_filter=False, **kw)
@@ -715,16 +748,17 @@ class PairedRuleList(_CompanionBase):
         on the same rows (e.g. one budget of a CORELS run with snapshots, one ``Nc`` of an SBRL
         run); the pool is then kept and the learner is not run.
         """
+        self._validate_params()
+        X_raw = X
+        X, self.classes_, _ = self._validated(X, y)
         rng = as_generator(self.random_state)
-        if self.learner not in ("corels", "sbrl"):
-            raise InputError(f"learner must be 'corels' or 'sbrl', got {self.learner!r}")
         # the black box is only needed at prediction time; training ignores it
         y01, _ = self._prepare(X, y, np.zeros(np.shape(X)[0]) if blackbox_pred is None else blackbox_pred,
                                refit=self.refit, train_pred="in_sample", cv=2, rng=rng)
         if self.refit and self.black_box is not None:
             _check_black_box(self.black_box, need_fit=True)
         if result is None:
-            self.mine(X, y)
+            self.mine(X_raw, y)
         elif getattr(self, "_mined_for", None) != (len(y01), self.learner, self.mining):
             raise InputError("fit(..., result=...) needs the pool of mine(X, y) on the same rows; call mine first")
         idx = self._antecedents
@@ -759,7 +793,6 @@ class PairedRuleList(_CompanionBase):
 
     def rules_prediction(self, X) -> np.ndarray:
         """The learnt rule list alone (its default rule answers what no antecedent covers)."""
-        self._check_fitted()
         fc = self.first_cover(X)
         return self.classes_[np.asarray(self.rule_labels_)[fc]]
 

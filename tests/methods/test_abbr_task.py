@@ -33,7 +33,7 @@ def test_task_modes_end_to_end(tmp_path):
         {"method": "abbr", "params": {"mode": "checklist", "K": 3, "n_iter": 60}},
         {"method": "abbr", "params": {"mode": "random_rules", "n_rules": 30}},
         {"method": "abbr", "params": {"mode": "baseline", "M": 2, "k": 2, "n_seeds": 2, "n_iter": 30,
-                                      "max_rows_milp": 100, "time_limit": 3}},
+                                      "max_rows": 100, "time_limit": 3}},
     ])
     report = runner.run_experiment(cfg, out_dir=tmp_path, progress=False)
     df = results.read_results(tmp_path)

@@ -10,16 +10,71 @@
 A task returns a flat dict: metric name -> number or string. The keys ``solver``, ``status``,
 ``objective``, ``bound`` and ``gap`` become their own result columns; ``artifacts`` (dict
 name -> text) is written to ``<out>/artifacts/<run key>/<name>``.
+
+Parameters of a method task
+---------------------------
+A method task declares what its ``params`` may hold, once, in its module:
+
+* ``PARAMETERS``: its own parameters, ``name -> Param(constraints, default)`` (scikit-learn
+  constraints, as the estimators' ``_parameter_constraints``); the default is stated there
+  and nowhere else.
+* ``ESTIMATORS``: the estimator classes it builds; any of their parameters (their
+  ``_parameter_constraints``) may be given and is passed on by name, ``Est(**params)``, so a
+  task never restates an estimator's default. ``SET_BY_TASK`` names the estimator
+  parameters the task sets itself (the solver, the seed, the black box, ...), which a config
+  may not give.
+* ``solver_needs(params)``: the capabilities (``"lp"``, ``"milp"``, ``"duals"``) the run's
+  solver must have, or ``None`` when the run solves nothing; ``SOLVER_PARAMETER`` optionally
+  names the estimator parameter that receives the solver, whose constraints it must meet.
+* optionally ``check(params)``: checks across parameters or inside nested values.
+
+:func:`check_method_params` validates a config's parameters against all of this when the
+config is loaded (an unknown name fails with a did-you-mean, a value outside its
+constraints with the accepted range) and the runner validates each run's parameters again
+before it starts. Built-in tasks and ``module:function`` tasks take any parameters.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from interpretopt.exceptions import UnknownNameError
 
-__all__ = ["METHOD_TASKS", "BUILTIN_TASKS", "task_names", "get_task", "is_task_name"]
+__all__ = ["METHOD_TASKS", "BUILTIN_TASKS", "task_names", "get_task", "is_task_name", "Param", "task_params",
+           "estimator_params", "estimator_default", "check_method_params", "check_method_solver", "task_schema",
+           "accepted_parameters"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A task parameter: its scikit-learn constraints and its one default."""
+
+    constraints: list
+    default: Any = None
+    doc: str = ""
+
+
+def task_params(params: Mapping[str, Any], parameters: Mapping[str, Param]) -> dict:
+    """The task's own parameters of a run, defaults filled in from ``parameters``."""
+    return {k: params.get(k, spec.default) for k, spec in parameters.items()}
+
+
+def estimator_params(params: Mapping[str, Any], cls: type, *, exclude=()) -> dict:
+    """The run's parameters that ``cls`` takes (by its ``_parameter_constraints``), minus ``exclude``.
+
+    Tuples from YAML lists stay tuples (every list-valued constraint accepts them).
+    """
+    names = getattr(cls, "_parameter_constraints", {})
+    return {k: v for k, v in params.items() if k in names and k not in set(exclude)}
+
+
+def estimator_default(cls: type, name: str) -> Any:
+    """The default of parameter ``name`` in ``cls.__init__`` (read, never restated)."""
+    return inspect.signature(cls.__init__).parameters[name].default
 
 def _method_keys() -> tuple[str, ...]:
     from interpretopt.methods import METHODS
@@ -79,3 +134,112 @@ def get_task(name: str) -> Callable:
             raise ImportError(f"{modname} has no callable {attr!r}")
         return fn
     raise UnknownNameError("method", name, task_names())
+
+
+# ----------------------------------------------------------------------------- parameter schemas
+
+
+def task_schema(name: str):
+    """The module of a method task (its ``PARAMETERS`` / ``ESTIMATORS`` ...), or None for other tasks."""
+    if name not in METHOD_TASKS:
+        return None
+    get_task(name)
+    return importlib.import_module(f"interpretopt.experiments.tasks.{name}")
+
+
+def accepted_parameters(name: str) -> dict[str, list[list]] | None:
+    """Parameter name -> the constraint lists of every schema defining it (task and estimators).
+
+    None for a task that takes any parameters.
+    """
+    mod = task_schema(name)
+    if mod is None or not hasattr(mod, "PARAMETERS"):
+        return None
+    out: dict[str, list[list]] = {k: [p.constraints] for k, p in mod.PARAMETERS.items()}
+    exclude = set(getattr(mod, "SET_BY_TASK", ()))
+    for cls in getattr(mod, "ESTIMATORS", ()):
+        for k, cons in getattr(cls, "_parameter_constraints", {}).items():
+            if k not in exclude:
+                out.setdefault(k, []).append(cons)
+    return out
+
+
+def check_method_params(name: str, params: Mapping[str, Any], *, grid: bool = False) -> list[tuple[str, str]]:
+    """Problems with a method's parameters (empty when they are valid).
+
+    Parameters
+    ----------
+    name : str
+        The task.
+    params : mapping
+        One run's parameters, or, with ``grid=True``, a grid (name -> tuple of values).
+
+    Returns
+    -------
+    list of (str, str)
+        ``(parameter, problem)`` per problem: an unknown name with a did-you-mean and the
+        valid names, or a value outside its constraints (scikit-learn's wording); the
+        parameter is ``""`` for a problem across parameters.
+    """
+    from sklearn.utils._param_validation import InvalidParameterError, validate_parameter_constraints
+
+    from interpretopt._validation import did_you_mean
+    from interpretopt.exceptions import InterpretoptError
+
+    accepted = accepted_parameters(name)
+    if accepted is None:
+        return []
+    mod = task_schema(name)
+    problems = []
+    axes = {k: (tuple(v) if grid else (v,)) for k, v in params.items()}
+    for k, values in axes.items():
+        if k not in accepted:
+            set_by = k in set(getattr(mod, "SET_BY_TASK", ()))
+            why = (f"{k!r} is set by the {name} task itself" if set_by else
+                   f"{name} has no parameter {k!r}{did_you_mean(k, list(accepted))}")
+            problems.append((k, f"{why}; valid parameters: {', '.join(sorted(accepted))}"))
+            continue
+        for v in values:
+            for cons in accepted[k]:
+                try:
+                    validate_parameter_constraints({k: cons}, {k: v}, caller_name=f"the {name} task")
+                except InvalidParameterError as exc:
+                    problems.append((k, str(exc)))
+                    break
+    check = getattr(mod, "check", None)
+    if check is not None and not problems:
+        from interpretopt.experiments.config import expand_params
+
+        for point in (expand_params(dict(axes)) if grid else [dict(params)]):
+            try:
+                check(point)
+            except (InterpretoptError, ValueError) as exc:
+                problems.append(("", str(exc)))
+    return list(dict.fromkeys(problems))
+
+
+def check_method_solver(name: str, solver: str, params: Mapping[str, Any], *, grid: bool = False) -> list[str]:
+    """Problems with using ``solver`` for the runs of a method (empty when none of them objects)."""
+    from interpretopt._validation import check_solver, check_params
+    from interpretopt.exceptions import ParameterError
+
+    mod = task_schema(name)
+    if mod is None or not hasattr(mod, "solver_needs"):
+        return []
+    from interpretopt.experiments.config import expand_params
+
+    points = expand_params({k: tuple(v) for k, v in params.items()}) if grid else [dict(params)]
+    problems = []
+    for point in points:
+        needs = mod.solver_needs(point)
+        if needs is None:
+            continue
+        try:
+            target = getattr(mod, "SOLVER_PARAMETER", None)
+            if target is not None:
+                cls, pname = target
+                check_params(cls, {pname: solver})
+            check_solver(solver, needs, owner=f"the {name} task")
+        except ParameterError as exc:
+            problems.append(str(exc))
+    return list(dict.fromkeys(problems))

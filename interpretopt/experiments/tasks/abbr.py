@@ -30,30 +30,48 @@ from __future__ import annotations
 
 import math
 import time
+from numbers import Integral, Real
 
 import numpy as np
 
+from interpretopt._validation import Interval, StrOptions
 from interpretopt.evaluation import abbr as metrics
+from interpretopt.experiments.tasks import Param, estimator_default, estimator_params, task_params
+from interpretopt.methods.abbr import ChecklistSearch, GloballyConsistentRuleSearch, RuleListSearch
 
-__all__ = ["run"]
+__all__ = ["run", "PARAMETERS"]
 
-_DEFAULTS = {
-    "mode": "rule_list", "s": 0.1, "L": 4, "M": 5, "K": 5, "n_iter": 500, "p": 0.5, "k": 4,
-    "test_size": 0.3, "blackbox_fraction": None, "n_rules": 1000, "max_conditions": 5,
-    "rule_min_support": 0.1, "support_of": "positive", "n_seeds": None, "max_rows_milp": None, "time_limit": None,
-    "certify": False, "certify_max_rules": 40,
+PARAMETERS = {
+    "mode": Param([StrOptions({"rule_list", "checklist", "baseline", "random_rules"})], "rule_list",
+                  "the explanation searched (see the module docstring)"),
+    "test_size": Param([Interval(Real, 0, 1, closed="neither")], 0.3, "test share of the split"),
+    "blackbox_fraction": Param([Interval(Real, 0, 1, closed="neither"), None], None,
+                               "fit the black box on this share of the train rows, search on the rest"),
+    "n_rules": Param([Interval(Integral, 1, None, closed="left")], 1000, "random rules drawn (random_rules)"),
+    "max_conditions": Param([Interval(Integral, 1, None, closed="left")], 5, "conditions per random rule"),
+    "certify": Param(["boolean"], False, "solve the exact MILP on the pool (rule_list)"),
+    "certify_max_rules": Param([Interval(Integral, 1, None, closed="left")], 40, "pool rules kept for the MILP"),
 }
+#: the estimator of each mode; their parameters are passed on by name
+MODES = {"rule_list": RuleListSearch, "checklist": ChecklistSearch, "baseline": GloballyConsistentRuleSearch}
+ESTIMATORS = tuple(MODES.values())
+SET_BY_TASK = ("random_state", "solver")
 
 
-def _label(p: dict) -> str:
-    mode = p["mode"]
+def solver_needs(params) -> tuple[str, ...] | None:
+    """The baseline's MILPs and the certificate need a MILP solver; the searches none."""
+    tp = task_params(params, PARAMETERS)
+    if tp["mode"] == "baseline" or (tp["mode"] == "rule_list" and tp["certify"]):
+        return ("milp",)
+    return None
+
+
+def _label(mode: str, est) -> str:
     if mode == "rule_list":
-        return f"rule list L={p['L']} M={p['M']}"
+        return f"rule list L={est.L} M={est.M}"
     if mode == "checklist":
-        return f"checklist K={p['K']}"
-    if mode == "baseline":
-        return f"baseline p={p['p']}"
-    return f"random rules p={p['p']}"
+        return f"checklist K={est.K}"
+    return f"baseline p={est.p}"
 
 
 def _scores(model, X) -> np.ndarray:
@@ -63,18 +81,15 @@ def _scores(model, X) -> np.ndarray:
 
 
 def run(ctx) -> dict:
-    p = dict(_DEFAULTS)
-    unknown = set(ctx.params) - set(_DEFAULTS)
-    if unknown:
-        raise ValueError(f"unknown abbr parameter(s) {sorted(unknown)}; known: {sorted(_DEFAULTS)}")
-    p.update(ctx.params)
+    p = task_params(ctx.params, PARAMETERS)
+    mode = p["mode"]
     train, test = ctx.split(test_size=float(p["test_size"]))
     model_name = ctx.models[0] if ctx.models else "RF500"
     search_rows = train
     if p["blackbox_fraction"]:
         cut = int(round(float(p["blackbox_fraction"]) * len(train)))
         # seeded by the split itself, so every configuration of a repetition shares the black box
-        perm = np.random.default_rng([int(ctx.rep), len(train), int(np.sum(train) % (2**31))]).permutation(train)
+        perm = ctx.rng_for("abbr-blackbox-rows", rows=train).permutation(train)
         bb_rows, search_rows = np.sort(perm[:cut]), np.sort(perm[cut:])
     else:
         bb_rows = train
@@ -82,7 +97,7 @@ def run(ctx) -> dict:
     bb = ctx.black_box(model_name, bb_rows)
     sc_train = _scores(bb, ctx.X[search_rows])
     sc_test = _scores(bb, ctx.X[test])
-    out: dict = {"label": _label(p), "blackbox_seconds": time.perf_counter() - t0,
+    out: dict = {"blackbox_seconds": time.perf_counter() - t0,
                  "n_train": int(len(search_rows)), "n_test": int(len(test))}
     try:
         from sklearn.metrics import roc_auc_score
@@ -93,30 +108,20 @@ def run(ctx) -> dict:
     X_df = ctx.dataset.X
     Xtr, Xte = X_df.iloc[search_rows].reset_index(drop=True), X_df.iloc[test].reset_index(drop=True)
     rs = int(ctx.rng.integers(2**31 - 1))
-    mode = p["mode"]
     if mode == "random_rules":
-        out.update(_random_rules(Xtr, Xte, sc_train, sc_test, p, ctx.rng))
+        threshold = ctx.params.get("p", estimator_default(GloballyConsistentRuleSearch, "p"))
+        out["label"] = f"random rules p={threshold}"
+        out.update(_random_rules(Xtr, Xte, sc_train, sc_test, {**p, "p": float(threshold)}, ctx.rng))
         return out
-    s = float(p["s"])
-    if mode == "rule_list":
-        from interpretopt.methods.abbr import RuleListSearch
-
-        est = RuleListSearch(s=s, L=int(p["L"]), M=int(p["M"]), n_iter=int(p["n_iter"]), random_state=rs)
-    elif mode == "checklist":
-        from interpretopt.methods.abbr import ChecklistSearch
-
-        est = ChecklistSearch(s=s, K=int(p["K"]), n_iter=int(p["n_iter"]), random_state=rs)
-    elif mode == "baseline":
-        from interpretopt.methods.abbr import GloballyConsistentRuleSearch
-
-        tl = p["time_limit"] if p["time_limit"] is not None else (ctx.settings.time_limit or 10.0)
-        est = GloballyConsistentRuleSearch(
-            s=s, M=int(p["M"]), p=float(p["p"]), k=int(p["k"]), n_iter=int(p["n_iter"]),
-            rule_min_support=float(p["rule_min_support"]), support_of=str(p["support_of"]),
-            n_seeds=p["n_seeds"], max_rows=p["max_rows_milp"],
-            solver=ctx.solver, time_limit=float(tl), random_state=rs)
-    else:
-        raise ValueError(f"unknown abbr mode {mode!r}; valid: rule_list, checklist, baseline, random_rules")
+    cls = MODES[mode]
+    kw = estimator_params(ctx.params, cls, exclude=SET_BY_TASK)
+    if cls is GloballyConsistentRuleSearch:
+        kw["solver"] = ctx.solver
+        if "time_limit" not in kw and ctx.settings.time_limit is not None:
+            kw["time_limit"] = ctx.settings.time_limit  # the config's limit applies to each MILP
+    est = cls(**kw, random_state=rs)
+    s = float(est.s)
+    out["label"] = _label(mode, est)
 
     t1 = time.perf_counter()
     try:

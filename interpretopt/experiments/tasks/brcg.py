@@ -17,73 +17,63 @@
     Two models (a pair); one rule set each; their matching and similarity; each rule set's
     fidelity and each model's accuracy on the test split.
 
-Other parameters: ``lambda0``, ``lambda1``, ``max_literals``, ``pricing``, ``beam_width``,
-``columns_per_iter``, ``max_iter``, ``time_limit`` (per fit), ``mip_time_limit``,
-``binarizer`` (``quantile`` or ``tree``), ``n_thresholds``, ``p``, ``c_u``,
-``grounded_form`` (``constraint``, as in the paper, or ``light``), ``test_size`` (0.2).
+Parameters: the task's own (:data:`PARAMETERS`: ``experiment``, ``test_size``, ``p``,
+``grounded_form``) and every parameter of :class:`~interpretopt.methods.brcg.BRCGClassifier`
+and :class:`~interpretopt.methods.brcg.GroundedBRCGClassifier` (``lambda0``, ``lambda1``,
+``max_literals``, ``pricing``, ``time_limit`` per fit, ``mip_time_limit``, ``binarizer``,
+``n_thresholds``, ``c_u``, ...), passed on by name with the estimators' own defaults. The
+run's solver is the master LP solver (it must return LP duals on an incremental model:
+``highs`` or ``ortools_glop``; any other is an error, never replaced); MILPs use
+``mip_solver`` / ``pricing_solver`` (default HiGHS). The config's ``settings`` pass on without
+their time limit: each stage has its own limit (``time_limit``, ``mip_time_limit``,
+``milp_time_limit``). Rule sets reused across runs (rule set A of a repetition, B of a
+flip probability) are shared through ``ctx.memo``, keyed by the training rows, the model and
+every fit parameter; random draws come from ``ctx.rng_for``.
 """
 
 from __future__ import annotations
 
 import time
 import warnings
-import zlib
-from collections import OrderedDict
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
-__all__ = ["run", "perturb_labels", "exclusive_region"]
+from interpretopt._validation import Interval, StrOptions
+from interpretopt.experiments.tasks import Param, estimator_params, task_params
+from interpretopt.methods.brcg import BRCGClassifier, GroundedBRCGClassifier
 
-_CACHE: OrderedDict = OrderedDict()
-_CACHE_MAX = 64
+__all__ = ["run", "perturb_labels", "exclusive_region", "PARAMETERS"]
 
-def _cached(key, make):
-    if key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]
-    value = make()
-    _CACHE[key] = value
-    while len(_CACHE) > _CACHE_MAX:
-        _CACHE.popitem(last=False)
-    return value
+PARAMETERS = {
+    "experiment": Param([StrOptions({"surrogate", "perturbation", "compare"})], "surrogate",
+                        "what one run does (see the module docstring)"),
+    "test_size": Param([Interval(Real, 0, 1, closed="neither")], 0.2, "test share of the split (key 'whatchanged')"),
+    "p": Param([Interval(Real, 0, 1, closed="both")], 1.0, "flip probability in the perturbed region"),
+    "grounded_form": Param([StrOptions({"constraint", "light"})], "constraint",
+                           "BRCG+ with the paper's complexity bound C = literals of A, or the light form"),
+}
+ESTIMATORS = (BRCGClassifier, GroundedBRCGClassifier)
+SET_BY_TASK = ("solver", "settings", "random_state", "grounding", "extend_literals", "conditions")
+SOLVER_PARAMETER = (BRCGClassifier, "solver")
 
 
-def _fit_params(params: dict, ctx) -> dict:
-    out = {
-        "lambda0": float(params.get("lambda0", 0.001)),
-        "lambda1": float(params.get("lambda1", 0.001)),
-        "max_literals": int(params.get("max_literals", 5)),
-        "pricing": str(params.get("pricing", "beam")),
-        "beam_width": int(params.get("beam_width", 5)),
-        "columns_per_iter": int(params.get("columns_per_iter", 10)),
-        "max_iter": int(params.get("max_iter", 100)),
-        "time_limit": params.get("time_limit", 300.0),
-        "mip_time_limit": params.get("mip_time_limit", 60.0),
-        "milp_time_limit": float(params.get("milp_time_limit", 10.0)),
-        "binarizer": str(params.get("binarizer", "quantile")),
-        "n_thresholds": int(params.get("n_thresholds", 9)),
-    }
-    return out
+def solver_needs(params) -> tuple[str, ...]:
+    """Every run solves the master LP (with duals) and MILPs."""
+    return ("lp", "duals")
+
+
+def _fit_params(params: dict) -> dict:
+    """The estimator parameters of the run (the estimators' defaults for the others)."""
+    return estimator_params(params, BRCGClassifier, exclude=SET_BY_TASK)
 
 
 def _estimator(fp: dict, ctx, **extra):
-    from interpretopt.methods.brcg import BRCGClassifier, GroundedBRCGClassifier
-
-    kw = dict(fp)
-    binarizer = kw.pop("binarizer")
-    if binarizer == "tree":
-        from interpretopt.data import TreeBinarizer
-
-        binarizer = TreeBinarizer(random_state=0)
-    kw.update(binarizer=binarizer, solver=_lp_solver(ctx.solver), settings=_settings(ctx))
+    kw = dict(fp, solver=ctx.solver, settings=_settings(ctx), random_state=ctx.seed_for("brcg-estimator"))
     kw.update(extra)
     cls = GroundedBRCGClassifier if "grounding" in kw else BRCGClassifier
     return cls(**kw)
-
-
-def _lp_solver(name: str) -> str:
-    return name if name in ("highs", "ortools_glop") else "highs"
 
 
 def _settings(ctx):
@@ -98,10 +88,6 @@ def _fit(est, X, y):
         est.fit(X, y)
         est.fit_time_ = time.perf_counter() - t0
     return est
-
-
-def _key(ctx, *parts) -> tuple:
-    return (ctx.dataset_label, ctx.n_samples, int(ctx.X.shape[1]), ctx.rep, *parts)
 
 
 def exclusive_region(coverage: np.ndarray, k: int) -> np.ndarray:
@@ -138,20 +124,13 @@ def _names(ctx) -> list[str]:
 
 def run(ctx) -> dict:
     params = dict(ctx.params)
-    experiment = str(params.get("experiment", "surrogate"))
-    if experiment == "surrogate":
-        return _run_surrogate(ctx, params)
-    if experiment == "perturbation":
-        return _run_perturbation(ctx, params)
-    if experiment == "compare":
-        return _run_compare(ctx, params)
-    from interpretopt.exceptions import InputError
-
-    raise InputError(f"brcg task: experiment must be 'surrogate', 'perturbation' or 'compare', got {experiment!r}")
+    experiment = task_params(params, PARAMETERS)["experiment"]
+    return {"surrogate": _run_surrogate, "perturbation": _run_perturbation, "compare": _run_compare}[experiment](
+        ctx, params)
 
 
 def _split(ctx, params):
-    return ctx.split(test_size=float(params.get("test_size", 0.2)), key="whatchanged")
+    return ctx.split(test_size=float(task_params(params, PARAMETERS)["test_size"]), key="whatchanged")
 
 
 def _model_labels(ctx, name, train, y=None):
@@ -160,7 +139,7 @@ def _model_labels(ctx, name, train, y=None):
 
 
 def _run_surrogate(ctx, params) -> dict:
-    fp = _fit_params(params, ctx)
+    fp = _fit_params(params)
     train, test = _split(ctx, params)
     Xdf = ctx.dataset.X
     model = ctx.models[0] if ctx.models else None
@@ -192,26 +171,22 @@ def _status(est) -> dict:
     }
 
 
-def _rule_rng(ctx, *parts) -> np.random.Generator:
-    words = [ctx.rep] + [zlib.crc32(str(p).encode()) for p in (ctx.dataset_label, *parts)]
-    return np.random.default_rng(words)
-
-
 def _run_perturbation(ctx, params) -> dict:
     from interpretopt.evaluation.similarity import compare_rule_sets
 
-    fp = _fit_params(params, ctx)
-    p = float(params.get("p", 1.0))
-    c_u = float(params.get("c_u", 0.01))
-    grounded_form = str(params.get("grounded_form", "constraint"))
+    fp = _fit_params(params)
+    tp = task_params(params, PARAMETERS)
+    p = float(tp["p"])
+    grounded_fp = estimator_params(params, GroundedBRCGClassifier, exclude=SET_BY_TASK)
+    grounded_form = tp["grounded_form"]
     model = ctx.models[0]
     train, test = _split(ctx, params)
     Xdf = ctx.dataset.X
     Xtr, Xte = Xdf.iloc[train], Xdf.iloc[test]
-    fkey = tuple(sorted(fp.items()))
 
     yA = _model_labels(ctx, model, train)
-    A = _cached(_key(ctx, "A", model, fkey), lambda: _fit(_estimator(fp, ctx), Xtr, yA[train]))
+    A = ctx.memo("brcg/A", lambda: _fit(_estimator(fp, ctx), Xtr, yA[train]), model=model, rows=train, fit=fp,
+                 labels=yA[train])
     cov = A.rules_.coverage(Xtr)
     out: dict[str, Any] = {}
     # the perturbed rule: seeded per (dataset, model, repetition), among rules with an exclusive region
@@ -219,14 +194,16 @@ def _run_perturbation(ctx, params) -> dict:
     if not candidates:
         out.update(note="rule set A has no rule with an exclusive region", n_rules_A=int(A.rules_.n_rules))
         return out
-    k = int(_rule_rng(ctx, model, "rule").choice(candidates))
+    k = int(ctx.rng_for("brcg-perturbed-rule", model, ctx.rep).choice(candidates))
     region = np.zeros(ctx.n_samples, dtype=bool)
     region[train] = exclusive_region(cov, k)
-    y_pert, flipped = perturb_labels(np.asarray(ctx.y).astype(np.int8), region, p, _rule_rng(ctx, model, "flip", p))
+    y_pert, flipped = perturb_labels(np.asarray(ctx.y).astype(np.int8), region, p,
+                                     ctx.rng_for("brcg-flip", model, ctx.rep, p))
     yB = _model_labels(ctx, model, train, y=y_pert[train])
 
-    B = _cached(_key(ctx, "B", model, fkey, p), lambda: _fit(_estimator(fp, ctx), Xtr, yB[train]))
-    extra: dict[str, Any] = dict(grounding=A.rules_, c_u=c_u, extend_literals=True)
+    B = ctx.memo("brcg/B", lambda: _fit(_estimator(fp, ctx), Xtr, yB[train]), model=model, rows=train, fit=fp,
+                 labels=yB[train])
+    extra: dict[str, Any] = dict(grounded_fp, grounding=A.rules_, extend_literals=True)
     if grounded_form == "constraint":
         extra.update(form="constraint", C=float(max(A.rules_.n_conditions, 1)), complexity="literals")
     Bg = _fit(_estimator(fp, ctx, **extra), Xtr, yB[train])
@@ -263,7 +240,7 @@ def _run_perturbation(ctx, params) -> dict:
 def _run_compare(ctx, params) -> dict:
     from interpretopt.evaluation.similarity import compare_rule_sets
 
-    fp = _fit_params(params, ctx)
+    fp = _fit_params(params)
     if len(ctx.models) != 2:
         from interpretopt.exceptions import InputError
 

@@ -38,28 +38,50 @@ from __future__ import annotations
 
 import math
 import time
-import zlib
+from numbers import Integral, Real
 
 import numpy as np
 
-__all__ = ["run", "figure3", "T_GRID"]
+from interpretopt._validation import Interval, StrOptions
+from interpretopt.experiments.tasks import Param, estimator_default, estimator_params, task_params
+from interpretopt.methods.crl import CompanionRuleList, PairedRuleList
+
+__all__ = ["run", "figure3", "T_GRID", "PARAMETERS"]
 
 T_GRID = tuple(round(0.05 * k, 2) for k in range(21))
 
-_DEFAULTS = {
-    "learner": "crl", "alpha": "auto", "rule_labels": "mined", "C0": 0.001, "n_iter": 50_000,
-    "min_support": 0.05, "max_card": 2, "n_quantiles": 7, "negations": False, "precision_filter": False,
-    "max_rules_per_class": None, "memory_limit_mb": None, "max_mining_samples": None,
-    "default_rule": "append", "max_conditions": 20,
-    "oof_folds": 5, "n_folds": 5, "validation_size": 0.25,
-    "baseline_mining": "learner", "baseline_tuning": "test",
-    "corels_min_support": 0.05, "corels_lam": 0.0,
-    "corels_policies": ["curious", "lower_bound", "dfs", "bfs", "objective"],
-    "corels_max_nodes": [100_000, 150_000, 200_000, 250_000, 300_000], "corels_max_length": None,
-    "sbrl_min_support": 0.05, "sbrl_lams": [1, 2, 5, 10, 15, 20, 25, 30], "sbrl_chains": [5, 10, 15, 20, 25, 30],
-    "sbrl_n_iter": 2000, "sbrl_eta": 1.0, "sbrl_max_length": 19,
-    "max_leaf_nodes": 20,
+_SHARE = [Interval(Real, 0, 1, closed="neither")]
+_POSINT = [Interval(Integral, 1, None, closed="left")]
+PARAMETERS = {
+    "learner": Param([StrOptions({"crl", "corels", "sbrl", "cart", "c45"})], "crl", "the learner of the run"),
+    "oof_folds": Param([Interval(Integral, 2, None, closed="left")], 5, "folds of the out-of-fold black-box answers"),
+    "n_folds": Param([Interval(Integral, 2, None, closed="left")], 5, "folds of the cross-validation (rep = fold)"),
+    "validation_size": Param(_SHARE, 0.25, "tuning share of the training fold (baseline_tuning: validation)"),
+    "baseline_mining": Param([StrOptions({"learner", "pool"})], "learner", "PairedRuleList's mining"),
+    "baseline_tuning": Param([StrOptions({"test", "validation"})], "test", "rows the baselines are tuned on"),
+    "corels_min_support": Param(_SHARE, 0.05, "CORELS's mining support"),
+    "corels_lam": Param([Interval(Real, 0, None, closed="left")], 0.0, "CORELS's per-rule penalty"),
+    "corels_policies": Param([list, tuple], ("curious", "lower_bound", "dfs", "bfs", "objective"),
+                             "CORELS search policies tuned over"),
+    "corels_max_nodes": Param([list, tuple], (100_000, 150_000, 200_000, 250_000, 300_000),
+                              "CORELS trie-node budgets tuned over"),
+    "corels_max_length": Param(_POSINT + [None], None, "CORELS's longest list"),
+    "sbrl_min_support": Param(_SHARE, 0.05, "SBRL's mining support"),
+    "sbrl_lams": Param([list, tuple], (1, 2, 5, 10, 15, 20, 25, 30), "SBRL lambdas tuned over"),
+    "sbrl_chains": Param([list, tuple], (5, 10, 15, 20, 25, 30), "SBRL chain counts tuned over"),
+    "sbrl_n_iter": Param(_POSINT, 2000, "SBRL iterations per chain"),
+    "sbrl_eta": Param([Interval(Real, 0, None, closed="neither")], 1.0, "SBRL's eta"),
+    "sbrl_max_length": Param(_POSINT, 19, "SBRL's longest list"),
+    "max_leaf_nodes": Param([Interval(Integral, 2, None, closed="left")], 20, "leaves of the CART / C4.5 markers"),
 }
+ESTIMATORS = (CompanionRuleList, PairedRuleList)
+SET_BY_TASK = ("black_box", "refit", "random_state", "feature_types", "blackbox_train_pred", "cv", "learner",
+               "params", "mining")
+
+
+def solver_needs(params) -> None:
+    """CRL and its baselines solve no LP or MILP."""
+    return None
 
 
 def _col(t: float) -> str:
@@ -83,8 +105,8 @@ def _oof(ctx, model, train, y):
     """Out-of-fold black-box predictions on the training rows (black boxes cached by rows)."""
     from interpretopt.data import kfold_indices
 
-    k = int(ctx.params.get("oof_folds", _DEFAULTS["oof_folds"]))
-    seed = zlib.crc32(f"crl-oof/{ctx.dataset_label}/{ctx.rep}/{k}".encode())
+    k = int(task_params(ctx.params, PARAMETERS)["oof_folds"])
+    seed = ctx.seed_for("crl-oof", ctx.rep, k)
     pred = np.empty(len(train), dtype=y.dtype)
     for tr, te in kfold_indices(len(train), k, random_state=seed, stratify=y[train]):
         bb = ctx.black_box(model, train[np.sort(tr)])
@@ -99,14 +121,10 @@ def _validation_split(n, y, size, seed):
 
 
 def run(ctx) -> dict:
-    p = dict(_DEFAULTS)
-    unknown = set(ctx.params) - set(_DEFAULTS)
-    if unknown:
-        raise ValueError(f"unknown crl parameter(s) {sorted(unknown)}; known: {sorted(_DEFAULTS)}")
-    p.update(ctx.params)
+    p = task_params(ctx.params, PARAMETERS)
+    crl_kw = estimator_params(ctx.params, CompanionRuleList, exclude=SET_BY_TASK)
+    p["max_conditions"] = crl_kw.get("max_conditions", estimator_default(CompanionRuleList, "max_conditions"))
     learner = p["learner"]
-    if learner not in ("crl", "corels", "sbrl", "cart", "c45"):
-        raise ValueError(f"unknown learner {learner!r}; valid: crl, corels, sbrl, cart, c45")
     k = int(p["n_folds"])
     if ctx.rep >= k:
         raise ValueError(f"rep {ctx.rep} is not a fold of {k}-fold cross-validation; set repetitions <= n_folds")
@@ -133,9 +151,7 @@ def run(ctx) -> dict:
     bb = ctx.black_box(model, train)
     bb_test = bb.predict(ctx.X[test])
     out["blackbox_seconds"] = time.perf_counter() - t0
-    mining = dict(min_support=float(p["min_support"]), max_card=int(p["max_card"]), n_quantiles=int(p["n_quantiles"]),
-                  max_rules_per_class=p["max_rules_per_class"], memory_limit_mb=p["memory_limit_mb"],
-                  max_mining_samples=p["max_mining_samples"], feature_types=ftypes)
+    mining = dict(estimator_params(ctx.params, PairedRuleList, exclude=SET_BY_TASK), feature_types=ftypes)
     if learner != "crl":
         mining["min_support"] = float(p[f"{learner}_min_support"])
 
@@ -144,16 +160,10 @@ def run(ctx) -> dict:
     if learner == "crl":
         import warnings
 
-        from interpretopt.methods.crl import CompanionRuleList
-
         bb_train = _oof(ctx, model, train, ctx.y)
         out["oof_seconds"] = time.perf_counter() - t1
         t1 = time.perf_counter()
-        alpha = p["alpha"] if p["alpha"] == "auto" else float(p["alpha"])
-        est = CompanionRuleList(black_box=bb, refit=False, alpha=alpha, C0=float(p["C0"]), n_iter=int(p["n_iter"]),
-                                rule_labels=str(p["rule_labels"]), negations=bool(p["negations"]),
-                                precision_filter=bool(p["precision_filter"]), default_rule=str(p["default_rule"]),
-                                max_conditions=cap, random_state=rs, **mining)
+        est = CompanionRuleList(**crl_kw, black_box=bb, refit=False, feature_types=ftypes, random_state=rs)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the run records cap_met instead
             est.fit(Xtr, ytr, blackbox_pred=bb_train)
@@ -209,12 +219,8 @@ def _learner_results(est, learner, p, y01, rs):
 
 def _fit_baseline(ctx, learner, p, bb, train, test, Xtr, Xte, ytr, yte, rs, mining, out):
     """Appendix A's Algorithms 3 / 4: the most accurate list under the condition cap on the tuning rows."""
-    from interpretopt.methods.crl import PairedRuleList
-
     cap = int(p["max_conditions"])
     mode = str(p["baseline_tuning"])
-    if mode not in ("test", "validation"):
-        raise ValueError(f"baseline_tuning must be 'test' or 'validation', got {mode!r}")
     if mode == "test":  # the paper's protocol: tuned on the held-out fold
         fit_X, fit_y, tune_X, tune_y = Xtr, ytr, Xte, yte
     else:

@@ -46,62 +46,105 @@ of the evaluation box the target labels 0), ``n_queries``, ``fit_seconds``,
 ``n_hit_and_run_nodes``, ``eval_seconds``. No ``status`` column: the tree is a greedy
 construction, not a certified optimum.
 
-Tree parameters (``params``): ``variant`` (``mtrepan``; ``trepan``, whose splitter is
-``trepan_splitter``, default ``svm_1d`` (the release's, which produced the paper's TRE-PAN
-tables); ``trepan_c45``, the C4.5-style splitter of the paper's text), ``depth``,
-``grow_depth`` (default 10), ``cutoff_entropy`` (0.0808), ``cutoff_variance`` (1e-5),
-``margin`` (0.05), ``box_margin`` (0.05), ``batch_size`` (1000), ``C`` (10),
-``class_weight`` (``balanced``), ``leaf_label`` (``majority``), ``root_label``
-(``majority``), ``criterion`` (C4.5, ``gain``), ``max_node_samples``, ``max_lp_samples``,
-``sampler`` (``auto``), ``boundary_estimates`` (false), ``radius`` (circle, 1.0),
-``eval_fraction`` (0.5), ``plot_depths`` (depths at which the 2-D leaf plot of Figure 3 is
-written as an SVG artifact, two-feature data only; in YAML a list value is written
-``[[9, 12]]``), ``explain_depths`` (depths at which the leaves are written as text and
-JSON).
+Parameters (``params``): the task's own (:data:`PARAMETERS`: ``variant`` (``mtrepan``;
+``trepan``, whose splitter is ``trepan_splitter``, default ``svm_1d`` (the release's, which
+produced the paper's TRE-PAN tables); ``trepan_c45``, the C4.5-style splitter of the paper's
+text), ``depth``, ``grow_depth`` (the estimator's ``max_depth``), ``evaluation``,
+``eval_fraction``, ``test_size``, ``balance_classes``, ``radius`` (circle), ``net_*``,
+``plot_depths`` (depths at which the 2-D leaf plot of Figure 3 is written as an SVG
+artifact, two-feature data only; in YAML a list value is written ``[[9, 12]]``),
+``explain_depths`` (depths at which the leaves are written as text and JSON)), and every
+parameter of :class:`~interpretopt.methods.mtrepan.MTREPANClassifier` /
+:class:`~interpretopt.methods.mtrepan.TREPANClassifier` (``cutoff_entropy``,
+``cutoff_variance``, ``margin``, ``box_margin``, ``batch_size``, ``C``, ``class_weight``,
+``leaf_label``, ``root_label``, ``criterion``, ``max_node_samples``, ``max_lp_samples``,
+``sampler``, ``boundary_estimates``, ...), passed on by name with the estimator's defaults.
 """
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import io
 import time
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
-__all__ = ["run", "make_translator", "release_split", "VARIANTS", "EVALUATIONS"]
+from interpretopt._validation import Interval, StrOptions
+from interpretopt.experiments.tasks import Param, estimator_default, estimator_params, task_params
+from interpretopt.methods.mtrepan import TREPAN_SPLITTERS, MTREPANClassifier, TREPANClassifier
+
+__all__ = ["run", "make_translator", "release_split", "VARIANTS", "EVALUATIONS", "PARAMETERS"]
 
 VARIANTS = ("mtrepan", "trepan", "trepan_c45")
 EVALUATIONS = ("paper", "held_out", "both")
 
-_GROW_KEYS = ("variant", "grow_depth", "cutoff_entropy", "cutoff_variance", "box_margin", "batch_size", "C",
-              "class_weight", "leaf_label", "root_label", "criterion", "trepan_splitter", "max_node_samples",
-              "max_lp_samples", "sampler", "radius", "margin", "eval_fraction", "boundary_estimates")
+#: task parameter -> the MTREPANNetwork parameter it overrides in the target network
 _NET_KEYS = {"net_rounds": "n_rounds", "net_scale_inputs": "scale_inputs", "net_loss": "loss",
              "net_optimizer": "optimizer", "net_learning_rate": "learning_rate",
              "net_samples_per_round": "samples_per_round"}
 
 
-def make_translator(params: dict, seed: int, solver: str = "highs", settings: Any = None):
-    """The unfitted MTRE-PAN / TRE-PAN estimator of a run."""
-    from interpretopt.methods.mtrepan import MTREPANClassifier, TREPANClassifier
+def _net_constraints(arg: str) -> list:
+    from interpretopt.blackbox import MTREPANNetwork
 
-    variant = params.get("variant", "mtrepan")
+    return list(getattr(MTREPANNetwork, "_parameter_constraints", {}).get(arg, [object])) + [None]
+
+
+_DEPTHS = [Interval(Integral, 1, None, closed="left"), list, tuple, None]
+PARAMETERS = {
+    "variant": Param([StrOptions(set(VARIANTS))], "mtrepan",
+                     "mtrepan; trepan (splitter trepan_splitter); trepan_c45 (the C4.5-style splitter)"),
+    "trepan_splitter": Param([StrOptions(set(TREPAN_SPLITTERS))], "svm_1d",
+                             "TRE-PAN's splitter for variant trepan (the release's one-feature SVMs)"),
+    "depth": Param([Interval(Integral, 1, 64, closed="both"), None], None, "evaluation depth (root = 1)"),
+    "grow_depth": Param([Interval(Integral, 1, 64, closed="both"), None], None,
+                        "depth the tree is grown to (the estimator's max_depth)"),
+    "evaluation": Param([StrOptions(set(EVALUATIONS))], "paper", "evaluation protocol (module docstring)"),
+    "eval_fraction": Param([Interval(Real, 0, 1, closed="right")], 0.5, "points per root datum of the paper protocol"),
+    "test_size": Param([Interval(Real, 0, 1, closed="left")], 0.3, "validation share of the release split"),
+    "balance_classes": Param(["boolean"], False, "drop rows of the larger class first (the release's option)"),
+    "radius": Param([Interval(Real, 0, None, closed="neither"), None], None, "radius of the circle target"),
+    "plot_depths": Param(_DEPTHS, None, "depths of the 2-D leaf plots (SVG artifacts)"),
+    "explain_depths": Param(_DEPTHS, None, "depths whose leaves are written as text and JSON"),
+    **{k: Param(_net_constraints(arg), None, f"the target network's {arg}") for k, arg in _NET_KEYS.items()},
+}
+ESTIMATORS = (MTREPANClassifier, TREPANClassifier)
+SET_BY_TASK = ("max_depth", "solver", "solver_settings", "random_state", "splitter")
+
+
+def solver_needs(params) -> tuple[str, ...]:
+    """Node LPs (MTRE-PAN's and the release TRE-PAN's splits; boundary estimates)."""
+    return ("lp",)
+
+
+def check(params) -> None:
+    """``depth`` must not exceed ``grow_depth``."""
+    tp = task_params(params, PARAMETERS)
+    if tp["depth"] is not None and tp["grow_depth"] is not None and tp["depth"] > tp["grow_depth"]:
+        raise ValueError(f"depth {tp['depth']} exceeds grow_depth {tp['grow_depth']}")
+
+
+def _variant_class(variant: str) -> type:
     if variant not in VARIANTS:
-        raise ValueError(f"params.variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
-    kw = dict(max_depth=int(params.get("grow_depth", 10)), cutoff_entropy=float(params.get("cutoff_entropy", 0.0808)),
-              cutoff_variance=float(params.get("cutoff_variance", 1e-5)), margin=float(params.get("margin", 0.05)),
-              box_margin=float(params.get("box_margin", 0.05)), batch_size=int(params.get("batch_size", 1000)),
-              C=float(params.get("C", 10.0)), class_weight=params.get("class_weight", "balanced"),
-              leaf_label=params.get("leaf_label", "majority"), root_label=params.get("root_label", "majority"),
-              boundary_estimates=bool(params.get("boundary_estimates", False)), solver=solver,
-              solver_settings=settings, max_node_samples=params.get("max_node_samples"),
-              max_lp_samples=params.get("max_lp_samples"), sampler=params.get("sampler", "auto"), random_state=seed)
-    if variant == "mtrepan":
-        return MTREPANClassifier(**kw)
-    splitter = "c45" if variant == "trepan_c45" else params.get("trepan_splitter", "svm_1d")
-    return TREPANClassifier(splitter=splitter, criterion=params.get("criterion", "gain"), **kw)
+        from interpretopt.exceptions import ParameterError
+
+        raise ParameterError(f"params.variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+    return MTREPANClassifier if variant == "mtrepan" else TREPANClassifier
+
+
+def make_translator(params: dict, seed: int, solver: str = "highs", settings: Any = None):
+    """The unfitted MTRE-PAN / TRE-PAN estimator of a run, grown to ``grow_depth``; every other
+    estimator parameter of ``params`` is passed on by name (the estimator's defaults otherwise)."""
+    tp = task_params(params, PARAMETERS)
+    cls = _variant_class(tp["variant"])
+    grow = tp["grow_depth"] if tp["grow_depth"] is not None else estimator_default(cls, "max_depth")
+    kw = dict(estimator_params(params, cls, exclude=SET_BY_TASK), max_depth=int(grow), solver=solver,
+              solver_settings=settings, random_state=seed)
+    if cls is TREPANClassifier:
+        kw["splitter"] = "c45" if tp["variant"] == "trepan_c45" else tp["trepan_splitter"]
+    return cls(**kw)
 
 
 def release_split(y: np.ndarray, test_size: float, seed: int, balance: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -136,7 +179,8 @@ def _target(ctx, train: np.ndarray, val: np.ndarray):
         if ctx.dataset.name != "circle":
             raise ValueError("name the target model (models: [MTREPAN_NET]); only the circle dataset has a built-in "
                              "target")
-        return CircleTarget(float(ctx.params.get("radius", 1.0))), "circle"
+        radius = task_params(ctx.params, PARAMETERS)["radius"]
+        return (CircleTarget() if radius is None else CircleTarget(float(radius))), "circle"
     if len(ctx.models) != 1:
         raise ValueError(f"the mtrepan task translates one model, got {list(ctx.models)}")
     name = ctx.models[0]
@@ -177,24 +221,24 @@ def _metrics(est, target, X: np.ndarray, depth: int, margin: float, suffix: str 
 
 def run(ctx) -> dict:
     params = ctx.params
-    depth = int(params.get("depth", params.get("grow_depth", 10)))
-    grow_depth = int(params.get("grow_depth", max(depth, 10)))
-    if depth > grow_depth:
-        raise ValueError(f"depth {depth} exceeds grow_depth {grow_depth}")
-    evaluation = params.get("evaluation", "paper")
-    if evaluation not in EVALUATIONS:
-        raise ValueError(f"params.evaluation must be one of {', '.join(EVALUATIONS)}, got {evaluation!r}")
-    test_size = float(params.get("test_size", 0.3))
-    split_seed = ctx.seed_for("mtrepan/split", rep=ctx.rep, test_size=test_size,
-                              balance=bool(params.get("balance_classes", False)))
-    train, val = release_split(ctx.y, test_size, split_seed, bool(params.get("balance_classes", False)))
+    tp = task_params(params, PARAMETERS)
+    cls = _variant_class(tp["variant"])
+    default_depth = estimator_default(cls, "max_depth")
+    depth = int(tp["depth"] if tp["depth"] is not None else (tp["grow_depth"] or default_depth))
+    grow_depth = int(tp["grow_depth"] if tp["grow_depth"] is not None else max(depth, default_depth))
+    check({**params, "depth": depth, "grow_depth": grow_depth})
+    evaluation = tp["evaluation"]
+    test_size = float(tp["test_size"])
+    split_seed = ctx.seed_for("mtrepan/split", rep=ctx.rep, test_size=test_size, balance=tp["balance_classes"])
+    train, val = release_split(ctx.y, test_size, split_seed, tp["balance_classes"])
     if evaluation != "paper" and val.size == 0:
         raise ValueError(f"evaluation {evaluation!r} needs held-out rows; set test_size > 0")
     target, target_name = _target(ctx, train, val)
     X_tr = ctx.X[train]
-    grow = {k: params.get(k) for k in _GROW_KEYS}
-    grow["grow_depth"] = grow_depth
-    net = {k: params.get(k) for k in _NET_KEYS}
+    grow = {**estimator_params(params, cls, exclude=SET_BY_TASK), "variant": tp["variant"],
+            "trepan_splitter": tp["trepan_splitter"], "grow_depth": grow_depth, "radius": tp["radius"],
+            "eval_fraction": tp["eval_fraction"]}
+    net = {k: tp[k] for k in _NET_KEYS}
     deps = dict(train=train, val=val, target=target_name, rep=ctx.rep, grow=grow, net=net)
 
     def grow_tree():
@@ -202,14 +246,14 @@ def run(ctx) -> dict:
                               ctx.solver, ctx.settings)
         est.fit(X_tr, target)
         lo, hi = est.root_box_
-        n_eval = int(np.floor(float(params.get("eval_fraction", 0.5)) * est.tree_.nodes[0].n_samples))
+        n_eval = int(np.floor(float(tp["eval_fraction"]) * est.tree_.nodes[0].n_samples))
         rng = ctx.rng_for("mtrepan/eval", **deps)
         U = lo + rng.random((max(n_eval, 1), X_tr.shape[1])) * (hi - lo)
         return est, U
 
     cached = ctx.memo("mtrepan/tree", grow_tree, **deps)
     est, U = cached
-    margin = float(params.get("margin", 0.05))
+    margin = float(est.margin)
     t0 = time.perf_counter()
     out: dict[str, Any] = {"evaluation": evaluation}
     if evaluation in ("paper", "both"):
@@ -242,11 +286,11 @@ def run(ctx) -> dict:
         "solver": ctx.solver,
     })
     artifacts = {}
-    if depth in _depths(params.get("explain_depths")):
+    if depth in _depths(tp["explain_depths"]):
         names = list(ctx.dataset.X.columns) if len(ctx.dataset.X.columns) == ctx.X.shape[1] else None
         artifacts[f"leaves_depth{depth}.txt"] = est.render(depth=depth, feature_names=names)
         artifacts[f"tree_depth{depth}.json"] = est.to_json(depth=depth)
-    if depth in _depths(params.get("plot_depths")) and X_tr.shape[1] == 2:
+    if depth in _depths(tp["plot_depths"]) and X_tr.shape[1] == 2:
         import matplotlib
 
         matplotlib.use("Agg", force=False)
