@@ -225,7 +225,11 @@ class RestrictedMaster:
         s = self.spec.loss_scale * self.weight[self.yb]
         mu = np.clip(duals[:nP], 0.0, s)
         lam = max(-float(duals[nP]), 0.0) if self.spec.form == "constraint" else 0.0
-        return MasterLP(objective=float(res.objective), xi=x[:nP], w=x[nP:nP + self.n_columns], mu=mu, lam=lam,
+        # the backend holds the objective without its constant g |U| (eq. (5): the penalty is
+        # g sum_u (1 - w_u), the columns carry -g): add it, so that the value is the LP's and
+        # compares with the Lagrangian bound, whose D0 includes g |U|
+        objective = float(res.objective) + self.spec.grounding_penalty * float(sum(self.grounded))
+        return MasterLP(objective=objective, xi=x[:nP], w=x[nP:nP + self.n_columns], mu=mu, lam=lam,
                         n_columns=self.n_columns, result=res)
 
 

@@ -324,6 +324,28 @@ def test_grounding_large_penalty_keeps_U_and_is_exact():
     assert res.objective == pytest.approx(brute_force_ip(X, y, spec, 2, grounding_clauses=U), abs=1e-7)
 
 
+@pytest.mark.parametrize("form", ["constraint", "light"])
+def test_grounded_lp_value_includes_the_penalty_constant(form):
+    """Regression: the restricted LP of BRCG+ lacked the constant ``g |U|`` of eq. (5), so with
+    c_u > 0 its value was below the Lagrangian bound and the first LP counted as "proven": no
+    column was ever priced. With a poor grounding rule and a small penalty, column generation must
+    price better clauses, and its proven LP value is the LP over every clause."""
+    X, y = tiny(5, n=14, J=5)
+    U = [(0, 1, 2)]
+    if form == "constraint":
+        spec = F.MasterSpec(form="constraint", C=6, c_u=0.05, n_samples=14)
+    else:
+        spec = F.MasterSpec(form="light", lambda0=0.01, lambda1=0.01, c_u=0.05, n_samples=14)
+    res = CG.column_generation(X, y, spec, pricing="milp", max_literals=2, initial_clauses=U, grounding=[0],
+                               tol=1e-6)
+    assert len(res.clauses) > len(U)
+    assert res.proven
+    ref = full_lp(X, y, spec, 2, grounding_clauses=U)
+    assert res.restricted_lp == pytest.approx(ref, abs=1e-6)
+    assert res.lower_bound <= ref + 1e-9
+    assert res.objective == pytest.approx(brute_force_ip(X, y, spec, 2, grounding_clauses=U), abs=1e-7)
+
+
 # ----------------------------------------------------------------------------- the master and the backends
 def test_incremental_master_matches_the_pyomo_master_over_the_final_columns():
     """The loop's LP (built as arrays, columns appended) and the Pyomo master over the same columns
