@@ -2,7 +2,8 @@
 
 Modules: ``annealing`` (the simulated-annealing loop shared by CRL and ABBR), ``beam``
 (beam-search pricing for BRCG), ``jst`` (joint surrogate trees for IMD), ``mining``
-(FP-Growth rule pools for CRL), ``corels`` and ``sbrl`` (CRL baselines), ``abbr_search``
+(bit-packed frequent-itemset rule pools for CRL), ``companion`` (CRL's Algorithm 1 search core),
+``corels`` and ``sbrl`` (CRL baselines), ``abbr_search``
 (rule pools, filters and annealing for ABBR), ``trepan`` (MTRE-PAN / TRE-PAN tree growth
 with sampling on demand).
 """

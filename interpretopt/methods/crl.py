@@ -340,6 +340,7 @@ class _CompanionBase(ContractMixin, ClassifierMixin, BaseEstimator):
         ax.set_xlabel("transparency")
         ax.set_ylabel("accuracy")
         ax.legend(fontsize=7)
+        ax.figure.tight_layout()
         return ax
 
     def predict_stochastic(self, X, t: float, *, random_state=None, blackbox_pred=None) -> np.ndarray:

@@ -114,3 +114,24 @@ def test_sbrl_first_chains_equal_a_run_with_fewer_chains():
         got = big.first_chains(k, P, y, cards=cards)
         assert (got.prefix, got.labels, got.default) == (small.prefix, small.labels, small.default)
         assert got.log_posterior == pytest.approx(small.log_posterior)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_corels_certified_optimum_equals_the_reference_package(seed):
+    """Oracle: the reference CORELS (PyPI ``corels``, GPL; built outside the repository, never a
+    dependency) on the same binary features, its own miner's settings and ``c``: the certified
+    optima agree. Skipped when the package is not importable."""
+    corels_pkg = pytest.importorskip("corels")
+    from interpretopt.heuristics.mining import mine_rules
+
+    rng = np.random.default_rng(seed)
+    n, p = 300, 8
+    X = (rng.random((n, p)) < rng.uniform(0.2, 0.8, p)).astype(np.uint8)
+    y = (((X[:, 0] & X[:, 1]) | (X[:, 2] & (1 - X[:, 3]))) ^ (rng.random(n) < 0.15)).astype(np.uint8)
+    for policy in ("lower_bound", "curious", "bfs", "objective"):
+        ref = corels_pkg.CorelsClassifier(max_card=1, min_support=0.05, c=0.01, n_iter=10**6, policy=policy,
+                                          verbosity=[]).fit(X, y)
+        ref_obj = 1.0 - float(np.mean(ref.predict(X) == y)) + 0.01 * (len(ref.rl().rules) - 1)
+        pool = mine_rules(np.column_stack([X, 1 - X]), y, min_support=0.05, max_card=1, scope="all")
+        ours = corels(pool.packed, y, lam=0.01, max_nodes=10**6, policy=policy)
+        assert ours.status == "optimal" and ours.objective == pytest.approx(ref_obj, abs=1e-9)

@@ -46,6 +46,9 @@ def test_task_runs_all_learners(tmp_path):
     assert lists["cap_met"].notna().all() and (lists["n_conditions"] >= 0).all()
     assert (df[df["learner"].isin(["cart", "c45"])]["n_conditions"] < 20).all()
     crl = lists[lists["learner"] == "crl"]
+    # regression: the chosen alpha is its own metric (a metric named "alpha" was shadowed by the parameter)
+    assert np.allclose(crl["alpha_used"].astype(float), 0.002)
+    assert crl["alpha_chosen"].isna().all() or np.allclose(crl["alpha_chosen"].astype(float), 0.002)
     assert np.allclose(crl["acc_t000"], crl["blackbox_accuracy"])
     art = list((tmp_path / "artifacts").rglob("rules.txt"))
     assert art and "companion rule" in art[0].read_text()
@@ -93,3 +96,16 @@ def test_reduced_reproduction_crl_beats_paired_corels_on_training_autac(data_dir
                          max_rules_per_class=50, feature_types=ds.feature_types, random_state=0).fit(X, y)
     cor_curve = cor.transparency_accuracy_curve(X, y, blackbox_pred=crl.classes_[oof])
     assert crl.train_curve_.autac_completed >= cor_curve.autac_completed
+
+
+def test_table5_black_box_trains_where_ci_runs():
+    """Table 5 needs XGBoost: CI installs the ``xgboost`` extra, so there the model must build and fit."""
+    import os
+
+    if not os.environ.get("CI"):
+        pytest.importorskip("xgboost")
+    from interpretopt.blackbox import make_model
+
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    assert make_model("CRL_XGB").fit(X, y).predict(X).shape == (60,)

@@ -27,8 +27,8 @@ transparency 1 through its default rule), ``autac_completed`` (the curve continu
 last accuracy up to transparency 1; equal to ``autac`` when the list reaches it),
 ``acc_t000 .. acc_t100`` (the stochastic CRL's accuracy at transparency 0, 0.05, .., 1: the
 curve interpolated linearly, Definition 3), ``blackbox_accuracy``, ``transparency_max``,
-``accuracy_full``, ``n_rules``, ``n_conditions``, ``cap_met``; CRL adds ``alpha`` (NaN when no
-alpha met the cap), ``train_autac`` and ``objective``; CORELS adds ``status`` ("optimal" only
+``accuracy_full``, ``n_rules``, ``n_conditions``, ``cap_met``; CRL adds ``alpha_chosen`` (Algorithm 2's
+alpha, NaN when no alpha met the cap), ``alpha_used`` (the alpha of the list kept), ``train_autac`` and ``objective``; CORELS adds ``status`` ("optimal" only
 when its queue was exhausted, else "feasible"), ``bound``, ``gap`` and ``n_nodes``.
 Artifacts: ``curve.csv`` (the points ``(T_m, A_m)``) and ``rules.txt`` (Table 3's layout).
 :func:`figure3` draws the mean curves with ±1 std bands from a results table.
@@ -167,7 +167,7 @@ def run(ctx) -> dict:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the run records cap_met instead
             est.fit(Xtr, ytr, blackbox_pred=bb_train)
-        out.update(alpha=float(est.alpha_) if est.cap_met_ else math.nan, alpha_used=float(est.alpha_),
+        out.update(alpha_chosen=float(est.alpha_) if est.cap_met_ else math.nan, alpha_used=float(est.alpha_),
                    cap_met=bool(est.cap_met_), objective=float(est.objective_),
                    train_autac=float(est.train_curve_.autac), n_accepted=int(est.anneal_.n_accepted))
     else:
