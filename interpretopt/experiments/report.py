@@ -17,7 +17,8 @@ published cell (:data:`CELL_COLUMNS`)::
 
 A compared cell agrees (``within_tolerance``) when ``|ours - paper|`` is at most the paper's
 standard deviation where it prints one, else the reference's ``tolerance`` (default 0.03,
-absolute, in the table's own units).
+absolute, in the table's own units). A printed std of 0 (a rounded small std) counts as
+none printed: a tolerance of zero would demand agreement in digits the paper rounded away.
 
 :func:`reproduce_config` runs one config at a scale and returns its :class:`ConfigRecord`;
 :func:`reproduce_all` runs every table config and writes ``cells.csv``, ``REPORT.md`` (per
@@ -195,7 +196,7 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                 rec = {"paper": paper, "table": spec.name, "row": r, "column": c, "paper_value": paper_value,
                        "paper_std": std, "ours": np.nan, "ours_std": np.nan, "n_runs": 0, "scale": config.scale,
                        "status": "not_run", "reason": "", "diff": np.nan,
-                       "tolerance": std if std is not None else tol_default, "within_tolerance": None,
+                       "tolerance": std if std else tol_default, "within_tolerance": None,
                        "config": config.path, "pair_paper": ref.pairs.get(r), "pair_ours": None}
                 if tr is not None and spec.pair:
                     rec["pair_ours"] = tr.pairs.get(r)
