@@ -98,6 +98,10 @@ class _DiffAdapter:
         y = _require_y(type(self).__name__, y)
         return super().fit(X, y, _second_model(y.ravel()))
 
+    def score(self, X, y=None):
+        y = _require_y(type(self).__name__, y)
+        return super().score(X, y, _second_model(np.asarray(y).ravel()))
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True

@@ -17,7 +17,8 @@ from interpretopt.methods import ESTIMATORS
 
 # Estimators whose modules are being rewritten by their method's work; the contract is applied
 # to them when that work lands (until then they keep their own checks).
-CONTRACT_PENDING = {"IMDExplainer", "SeparateSurrogates", "DirectDT", "DirectGB", "BRCGDiff"}
+# BRCGDiff is binary-only, and the generic checks give a non-classifier multi-class targets.
+CONTRACT_PENDING = {"BRCGDiff"}
 NAMES = [n for n in (e.name for e in ESTIMATORS.values()) if n not in CONTRACT_PENDING]
 REG_NAMES = NAMES
 

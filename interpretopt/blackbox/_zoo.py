@@ -24,7 +24,11 @@ class ModelSpec:
     """A registered model: ``factory(seed) -> unfitted estimator``.
 
     ``seed`` is the integer seed to use for estimators that take a ``random_state`` (ignored by
-    the others); ``paper_seed`` is the seed the paper fixes, used when the caller gives none.
+    the others). ``paper_seed`` is the seed the paper fixes (IMD Table 5: ``random_state=1234``
+    for LR, MLP1, MLP2, RF2): such a model always gets it, whatever seed a caller (the
+    experiment runner, which hashes one per run) passes, unless the caller asks for
+    ``make_model(..., override_paper_seed=True)``. Models whose paper fixes no seed take the
+    caller's.
     """
 
     name: str
@@ -73,7 +77,12 @@ def model_available(name: str) -> bool:
     return True
 
 
-def _seed(random_state: Any, spec: ModelSpec) -> int:
+def _seed(random_state: Any, spec: ModelSpec, override_paper_seed: bool = False) -> int:
+    if spec.paper_seed is not None and not override_paper_seed:
+        if random_state is not None and not isinstance(random_state, (numbers.Integral, np.random.Generator,
+                                                                       np.random.RandomState)):
+            raise InputError(f"random_state must be None, an int or a numpy Generator, got {random_state!r}")
+        return spec.paper_seed
     if random_state is None:
         return spec.paper_seed if spec.paper_seed is not None else DEFAULT_SEED
     if isinstance(random_state, np.random.Generator):
@@ -85,7 +94,7 @@ def _seed(random_state: Any, spec: ModelSpec) -> int:
     return int(random_state)
 
 
-def make_model(name: str, random_state: Any = None, **overrides: Any) -> Any:
+def make_model(name: str, random_state: Any = None, *, override_paper_seed: bool = False, **overrides: Any) -> Any:
     """An unfitted model by name.
 
     Parameters
@@ -93,9 +102,13 @@ def make_model(name: str, random_state: Any = None, **overrides: Any) -> Any:
     name : str
         A name from ``list_models()`` (``LR``, ``RF1``, ``CRL_XGB``, ``MTREPAN_NET``, ...).
     random_state : None, int or numpy Generator
-        Seed for models that take one. ``None`` keeps the seed the paper fixes (1234 for the IMD
-        models LR, MLP1, MLP2, RF2; 0 for the CRL authors' RF and AdaBoost) and uses 0 for the
-        others, so every model is deterministic.
+        Seed for models that take one and whose paper fixes none (``None`` gives 0, so every
+        model is deterministic). A model whose paper fixes its seed keeps it (1234 for the
+        IMD models LR, MLP1, MLP2, RF2 of Table 5; 0 for the CRL authors' RF and AdaBoost):
+        ``random_state`` is then ignored.
+    override_paper_seed : bool, default False
+        Use ``random_state`` even for a model whose paper fixes the seed (e.g. to study the
+        spread over seeds).
     **overrides
         Estimator parameters to change (``set_params``); unknown ones raise.
 
@@ -109,7 +122,7 @@ def make_model(name: str, random_state: Any = None, **overrides: Any) -> Any:
         An override the estimator does not have (lists the valid parameters).
     """
     spec = MODELS.get(name)
-    model = spec.factory(_seed(random_state, spec))
+    model = spec.factory(_seed(random_state, spec, override_paper_seed))
     if overrides:
         valid = model.get_params(deep=False)
         bad = sorted(k for k in overrides if k.split("__")[0] not in valid)

@@ -8,6 +8,8 @@
 - :func:`dataset_from_frame` / :func:`dataset_from_csv` for user data.
 - :class:`QuantileBinarizer` / :class:`TreeBinarizer`: scikit-learn transformers to 0/1 columns,
   each column one :class:`~interpretopt.rules.Condition`.
+- :class:`OneHotFrame` / :func:`one_hot_frame`: one-hot encoding of categorical columns
+  (``load_dataset(..., one_hot=True)``).
 - :func:`train_test_indices` / :func:`kfold_indices`: seeded splits over row indices.
 """
 
@@ -27,6 +29,7 @@ from interpretopt.data._datasets import (
     load_dataset,
     resolve_data_dir,
 )
+from interpretopt.data._preprocess import ONE_HOT_SEP, OneHotFrame, one_hot_frame
 from interpretopt.data._split import kfold_indices, train_test_indices
 from interpretopt.data._unavailable import UNAVAILABLE_DATASETS, unavailable_reason
 from interpretopt.data._synthetic import make_circle, make_waveform, waveform_base_waves
@@ -35,6 +38,9 @@ __all__ = [
     "DATASETS",
     "DATA_ENV",
     "Dataset",
+    "ONE_HOT_SEP",
+    "OneHotFrame",
+    "one_hot_frame",
     "DatasetSpec",
     "FeatureType",
     "QuantileBinarizer",

@@ -10,7 +10,9 @@ With :math:`\mathcal{T}_{true} = \{x : M_1(x) \ne M_2(x)\}` and
   (conditions) over all rules: each rule is first reduced to its tightest bounds per
   feature, and a predicate used by several rules counts once (this is how the published
   ``#p`` can be smaller than ``#r``),
-* fidelity of a surrogate: the fraction of samples where it predicts what its model does.
+* fidelity of a surrogate: the fraction of samples where it predicts what its model does,
+* per diff rule: its support (rows it covers) and precision (the fraction of them where the
+  two models disagree), and summaries of these over a rule set (:func:`summarize_rule_stats`).
 
 An empty denominator gives 0 (no predicted diffs: precision 0; no true diffs: recall 0).
 """
@@ -29,6 +31,9 @@ __all__ = [
     "count_unique_predicates",
     "fidelity",
     "diff_metrics",
+    "rule_support_precision",
+    "support_precision_from_counts",
+    "summarize_rule_stats",
 ]
 
 
@@ -121,3 +126,58 @@ def diff_metrics(y1: Any, y2: Any, d_pred: Any, rules: Any = None) -> dict[str, 
         "n_rules": count_rules(rules),
         "n_predicates": count_unique_predicates(rules),
     }
+
+
+def support_precision_from_counts(support: Any, n_diff: Any) -> dict[str, np.ndarray]:
+    """``support``, ``n_diff`` and ``precision = n_diff / support`` (NaN where support is 0)."""
+    sup = np.asarray(support, dtype=np.int64)
+    nd = np.asarray(n_diff, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = np.where(sup > 0, nd / np.maximum(sup, 1), np.nan)
+    return {"support": sup, "n_diff": nd, "precision": prec}
+
+
+def rule_support_precision(masks: Any, d_true: Any) -> dict[str, np.ndarray]:
+    """Per-rule support and precision from a coverage matrix.
+
+    Parameters
+    ----------
+    masks : bool array (n_rules, n)
+        Row ``k`` marks the samples rule ``k`` covers.
+    d_true : array (n,)
+        1 where the two models disagree.
+
+    Returns
+    -------
+    dict
+        ``support`` (covered samples), ``n_diff`` (covered samples with ``d_true = 1``) and
+        ``precision`` (``n_diff / support``; NaN for a rule that covers nothing).
+    """
+    m = np.asarray(masks, dtype=bool)
+    d = np.asarray(d_true).astype(bool)
+    if m.ndim != 2 or (m.shape[0] and m.shape[1] != d.shape[0]):
+        from interpretopt.exceptions import InputError
+
+        raise InputError(f"masks must be (n_rules, {d.shape[0]}), got shape {m.shape}")
+    return support_precision_from_counts(m.sum(axis=1), (m & d).sum(axis=1))
+
+
+def summarize_rule_stats(train_support: Any, test: dict[str, np.ndarray]) -> dict[str, float]:
+    """Summaries of per-rule statistics for a results row.
+
+    ``n_rules_empty``: rules covering no training row (``None`` when unknown);
+    ``n_rules_test_empty``: rules covering no test row; ``mean_rule_precision``: mean test
+    precision over the rules that cover a test row; ``min_rule_support`` /
+    ``median_rule_support``: test support (rows) over all rules. NaN where there is no rule.
+    """
+    sup = np.asarray(test["support"])
+    prec = np.asarray(test["precision"], dtype=float)
+    out: dict[str, float] = {
+        "n_rules_empty": float(np.count_nonzero(np.asarray(train_support) == 0)) if train_support is not None
+        else float("nan"),
+        "n_rules_test_empty": float(np.count_nonzero(sup == 0)),
+        "mean_rule_precision": float(np.nanmean(prec)) if np.isfinite(prec).any() else float("nan"),
+        "min_rule_support": float(sup.min()) if sup.size else float("nan"),
+        "median_rule_support": float(np.median(sup)) if sup.size else float("nan"),
+    }
+    return out

@@ -33,6 +33,8 @@ Schema (every key except ``name``, ``method``/``methods`` and ``datasets`` is op
       select: max_min_accuracy_gap   # all | max_min_accuracy_gap | top_accuracy_gap
       n: 10                          # number of pairs for top_accuracy_gap
       test_size: 0.3                 # split used to measure test accuracy for select
+      # per_dataset:                 # ... or fixed pairs per dataset label, each with its tag
+      #   adult: {max: [MLP1, GB], min: [MLP2, DT2]}   # (pair_tag -> [model1, model2])
     repetitions: 5                   # rep = 0 .. repetitions-1
     split: {test_size: 0.3, stratify: true}      # default of ctx.split()
     seed: 0                          # root of every hashed seed
@@ -61,8 +63,10 @@ Schema (every key except ``name``, ``method``/``methods`` and ``datasets`` is op
         metric: f1
         aggregate: mean_std          # mean | mean_std | mean_rank
         higher_is_better: true
-        tests: [wilcoxon, friedman, holm]
+        tests: [wilcoxon, friedman, holm]   # also wins (# rows the baseline beats a column) and
+                                     # pct_change (mean over rows of 100 (column - baseline) / baseline)
         baseline: jst                # column compared by wilcoxon (default: the first)
+        pair: models                 # a column printed beside each row label (e.g. the model pair)
         filter: {max_depth: 6}       # keep rows whose columns equal these values (a list = any of)
         digits: 3
         reference:                   # published numbers, printed as "paper" beside ours
@@ -140,7 +144,7 @@ __all__ = [
 
 SELECT_RULES = ("all", "max_min_accuracy_gap", "top_accuracy_gap")
 AGGREGATES = ("mean", "mean_std", "mean_rank")
-TESTS = ("wilcoxon", "friedman", "holm", "ttest", "fold_ttest")
+TESTS = ("wilcoxon", "friedman", "holm", "ttest", "fold_ttest", "wins", "pct_change")
 PLOT_KINDS = ("line", "bar", "tradeoff")
 PLOT_FORMATS = ("png", "svg", "pdf")
 SETTINGS_KEYS = {"time_limit", "mip_gap", "threads", "seed", "verbose", "options"}
@@ -167,13 +171,23 @@ class DatasetSpec:
 
 @dataclass(frozen=True)
 class PairSpec:
-    """Model pairs: explicit ``pairs`` or all pairs of ``candidates`` filtered by ``select``."""
+    """Model pairs: explicit ``pairs``, all pairs of ``candidates`` filtered by ``select``, or
+    fixed pairs per dataset (``per_dataset``: dataset label -> ``((tag, (model1, model2)), ...)``,
+    e.g. a paper's max/min pairs; the runs record the tag as ``pair_tag``)."""
 
     candidates: tuple[str, ...] = ()
     pairs: tuple[tuple[str, str], ...] = ()
     select: str = "all"
     n: int = 10
     test_size: float = 0.3
+    per_dataset: dict = field(default_factory=dict)
+
+    def pairs_of(self, label: str) -> list[tuple[tuple[str, str], str]]:
+        """The fixed ``(pair, tag)`` list of dataset ``label`` (``per_dataset`` only)."""
+        if label not in self.per_dataset:
+            raise ValueError(f"pairs.per_dataset has no entry for dataset {label!r}; it has entries for "
+                             f"{', '.join(sorted(self.per_dataset))}")
+        return [(tuple(p), tag) for tag, p in self.per_dataset[label]]
 
 
 @dataclass(frozen=True)
@@ -231,13 +245,15 @@ class ReferenceSpec:
     ``stds`` holds the published standard deviations where the paper prints them (a value
     written ``{value: 0.898, std: 0.008}`` in YAML); ``tolerance`` is the absolute difference
     within which ours counts as agreeing where the paper gives no std (default 0.03; e.g. 3
-    for a table in percent).
+    for a table in percent). ``pairs`` names the published model pair of a row label
+    (``"adult / max": "MLP1-GB"``), printed beside ours.
     """
 
     source: str = ""
     values: dict = field(default_factory=dict)
     stds: dict = field(default_factory=dict)
     tolerance: float | None = None
+    pairs: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -256,6 +272,7 @@ class TableSpec:
     digits: int = 3
     caption: str = ""
     reference: ReferenceSpec | None = None
+    pair: str | None = None
 
 
 @dataclass(frozen=True)
@@ -310,6 +327,9 @@ class ExperimentConfig:
     def model_sets(self) -> tuple[tuple[str, ...], ...]:
         """Model tuples of the runs known without data: one per model, explicit pairs, or ``((),)``."""
         if self.pairs is not None:
+            if self.pairs.per_dataset:
+                return tuple(tuple(p) for d in self.datasets if d.label in self.pairs.per_dataset
+                             for _, p in self.pairs.per_dataset[d.label])
             return tuple(self.pairs.pairs)
         if self.models:
             return tuple((m,) for m in self.models)
@@ -672,8 +692,10 @@ class _Checker:
         return tuple(out)
 
     def pairs(self, v: Any, where: str) -> PairSpec | None:
-        if not self.keys(v, where, {"candidates", "list", "select", "n", "test_size"}):
+        if not self.keys(v, where, {"candidates", "list", "select", "n", "test_size", "per_dataset"}):
             return None
+        if "per_dataset" in v:
+            return self.per_dataset_pairs(v, where)
         cands = self.str_list(v["candidates"], _join(where, "candidates"), False) if "candidates" in v else ()
         explicit: list[tuple[str, str]] = []
         if "list" in v:
@@ -699,6 +721,36 @@ class _Checker:
         n = self.integer(v.get("n", 10), _join(where, "n"), low=1, default=10)
         ts = self.number(v.get("test_size", 0.3), _join(where, "test_size"), 0, 1, True, True, default=0.3)
         return PairSpec(tuple(cands), tuple(explicit), select, n, ts)
+
+    def per_dataset_pairs(self, v: dict, where: str) -> PairSpec | None:
+        others = sorted(k for k in v if k != "per_dataset")
+        if others:
+            self.add(where, f"`per_dataset` fixes the pairs; it cannot be combined with {', '.join(others)}")
+        w = _join(where, "per_dataset")
+        per = v["per_dataset"]
+        if not isinstance(per, dict) or not per:
+            self.add(w, "expected a mapping dataset label -> {pair_tag: [model1, model2], ...}")
+            return None
+        out: dict[str, tuple] = {}
+        for label, tags in per.items():
+            wl = f"{w}.{label}"
+            if not isinstance(tags, dict) or not tags:
+                self.add(wl, "expected a mapping pair_tag -> [model1, model2]")
+                continue
+            entries = []
+            for tag, p in tags.items():
+                if not isinstance(tag, str) or not tag:
+                    self.add(wl, f"pair tags must be non-empty strings, got {tag!r}")
+                    continue
+                if not isinstance(p, list) or len(p) != 2 or not all(isinstance(m, str) and m for m in p):
+                    self.add(f"{wl}.{tag}", f"expected a pair [model1, model2], got {p!r}")
+                    continue
+                entries.append((tag, (p[0], p[1])))
+            pairs = [e[1] for e in entries]
+            if len(set(pairs)) != len(pairs):
+                self.add(wl, "the same pair is listed twice (runs would share a name); list each pair once")
+            out[str(label)] = tuple(entries)
+        return PairSpec(per_dataset=out)
 
     def models(self, v: Any, where: str) -> tuple[str, ...]:
         return self.str_list(v, where)
@@ -862,6 +914,13 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
     check_model_names(models, "models")
     if pairs is not None:
         check_model_names(pairs.candidates + tuple(m for p in pairs.pairs for m in p), "pairs")
+        if pairs.per_dataset:
+            check_model_names(tuple(m for e in pairs.per_dataset.values() for _, p in e for m in p),
+                              "pairs.per_dataset")
+            missing = [d.label for d in datasets if d.label not in pairs.per_dataset]
+            if missing:
+                c.add("pairs.per_dataset", f"no pairs for dataset(s) {', '.join(missing)}; give every dataset "
+                      "label its pairs")
 
     repetitions = c.integer(raw.get("repetitions", 1), "repetitions", low=1, default=1)
     seed = c.integer(raw.get("seed", 0), "seed", low=0)
@@ -1017,7 +1076,7 @@ def _label_key(k: Any) -> str:
 
 def _parse_table(c: _Checker, t: Any, where: str) -> TableSpec | None:
     allowed = {"name", "caption", "rows", "columns", "metric", "aggregate", "higher_is_better", "tests", "baseline",
-               "filter", "digits", "reference"}
+               "filter", "digits", "reference", "pair"}
     if not c.keys(t, where, allowed, required=("name", "metric")):
         return None
     name = c.string(t.get("name"), _join(where, "name")) if "name" in t else ""
@@ -1045,7 +1104,13 @@ def _parse_table(c: _Checker, t: Any, where: str) -> TableSpec | None:
     if "reference" in t:
         r = t["reference"]
         w = _join(where, "reference")
-        if c.keys(r, w, {"source", "values", "tolerance"}, required=("values",)):
+        pairs_ref: dict = {}
+        if c.keys(r, w, {"source", "values", "tolerance", "pairs"}, required=("values",)):
+            pv = r.get("pairs") or {}
+            if not isinstance(pv, dict) or not all(isinstance(x, str) for x in pv.values()):
+                c.add(_join(w, "pairs"), "expected a mapping row label -> model pair text (e.g. 'MLP1-GB')")
+            else:
+                pairs_ref = {_label_key(k): x for k, x in pv.items()}
             src = r.get("source", "") or ""
             if not isinstance(src, str):
                 c.add(_join(w, "source"), "expected a string")
@@ -1081,13 +1146,17 @@ def _parse_table(c: _Checker, t: Any, where: str) -> TableSpec | None:
                         vals[_label_key(rk)][_label_key(ck)] = None if num is None else float(num)
                         if std is not None:
                             stds.setdefault(_label_key(rk), {})[_label_key(ck)] = float(std)
-            ref = ReferenceSpec(src, vals, stds, tol)
+            ref = ReferenceSpec(src, vals, stds, tol, pairs_ref)
+    pair = t.get("pair")
+    if pair is not None and (not isinstance(pair, str) or not pair):
+        c.add(_join(where, "pair"), f"expected a result column name (e.g. models), got {pair!r}")
+        pair = None
     if not name or not metric:
         return None
     return TableSpec(name=name, metric=metric, rows=rows, columns=cols, aggregate=agg if agg in AGGREGATES else "mean",
                      higher_is_better=hib, tests=tests, baseline=baseline,
                      filter=_parse_filter(c, t.get("filter"), _join(where, "filter")), digits=digits, caption=caption,
-                     reference=ref)
+                     reference=ref, pair=pair)
 
 
 def _parse_plot(c: _Checker, p: Any, where: str) -> PlotSpec | None:

@@ -17,7 +17,8 @@ published cell (:data:`CELL_COLUMNS`)::
 
 A compared cell agrees (``within_tolerance``) when ``|ours - paper|`` is at most the paper's
 standard deviation where it prints one, else the reference's ``tolerance`` (default 0.03,
-absolute, in the table's own units).
+absolute, in the table's own units). A printed std of 0 (a rounded small std) counts as
+none printed: a tolerance of zero would demand agreement in digits the paper rounded away.
 
 :func:`reproduce_config` runs one config at a scale and returns its :class:`ConfigRecord`;
 :func:`reproduce_all` runs every table config and writes ``cells.csv``, ``REPORT.md`` (per
@@ -52,7 +53,7 @@ __all__ = [
 ]
 
 CELL_COLUMNS = ("paper", "table", "row", "column", "paper_value", "paper_std", "ours", "ours_std", "n_runs", "scale",
-                "status", "reason", "diff", "tolerance", "within_tolerance", "config")
+                "status", "reason", "diff", "tolerance", "within_tolerance", "config", "pair_paper", "pair_ours")
 CELL_STATUSES = ("compared", "no_data", "not_run")
 DEFAULT_TOLERANCE = 0.03
 COSTS_FILE = "run_costs.json"
@@ -113,6 +114,8 @@ def count_runs(config: ExperimentConfig) -> int:
     from interpretopt.experiments.config import expand_params
 
     grid = sum(len(expand_params(m.params)) for m in config.methods)
+    if config.pairs is not None and config.pairs.per_dataset:
+        return sum(len(config.pairs.per_dataset.get(d.label, ())) for d in config.datasets) * grid * config.repetitions
     if config.pairs is not None and not config.pairs.pairs:
         ps = config.pairs
         k = len(ps.candidates)
@@ -193,8 +196,10 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                 rec = {"paper": paper, "table": spec.name, "row": r, "column": c, "paper_value": paper_value,
                        "paper_std": std, "ours": np.nan, "ours_std": np.nan, "n_runs": 0, "scale": config.scale,
                        "status": "not_run", "reason": "", "diff": np.nan,
-                       "tolerance": std if std is not None else tol_default, "within_tolerance": None,
-                       "config": config.path}
+                       "tolerance": std if std else tol_default, "within_tolerance": None,
+                       "config": config.path, "pair_paper": ref.pairs.get(r), "pair_ours": None}
+                if tr is not None and spec.pair:
+                    rec["pair_ours"] = tr.pairs.get(r)
                 ds = _row_dataset(spec, r)
                 if ds is not None and ds not in held:
                     rec["status"] = "no_data"
@@ -208,11 +213,15 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                     rec["reason"] = err
                 else:
                     ours = tr.mean.loc[r, c] if (r in tr.mean.index and c in tr.mean.columns) else np.nan
+                    summary = r not in tr.mean.index and tr.comparison is not None  # mean rank, p, wins rows
+                    if summary:
+                        hit = tr.comparison[(tr.comparison.row == r) & (tr.comparison.column == c)]
+                        ours = float(hit.ours.iloc[0]) if len(hit) else np.nan
                     if ours is None or (isinstance(ours, float) and math.isnan(ours)):
                         rec["reason"] = _why_not_run(tr, r, c, config.scale)
                     else:
-                        n = int(tr.count.loc[r, c])
-                        sd = tr.std.loc[r, c]
+                        n = int(tr.count.loc[r, c]) if not summary else int(tr.n_runs)
+                        sd = tr.std.loc[r, c] if not summary else np.nan
                         rec.update(status="compared", ours=float(ours), ours_std=float(sd) if n > 1 else np.nan,
                                    n_runs=n)
                         if paper_value is not None:

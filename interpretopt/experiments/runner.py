@@ -515,6 +515,7 @@ def _planning_context(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv) ->
 def select_pairs(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv) -> list[tuple[tuple[str, str], str]]:
     """Model pairs of one dataset with their tag, by the config's ``pairs.select`` rule.
 
+    ``per_dataset`` pairs are returned as given (no data needed).
     ``max_min_accuracy_gap`` fits every candidate on a 70/30 split (key ``"pair_selection"``,
     rep 0), measures test accuracy, and returns the pairs with the largest (tag ``max``) and
     smallest (tag ``min``) absolute gap; ``top_accuracy_gap`` the ``n`` largest gaps (tags
@@ -522,6 +523,8 @@ def select_pairs(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv) -> list
     ``<out>/pairs/``.
     """
     ps: PairSpec = config.pairs
+    if ps.per_dataset:  # fixed pairs (a paper's own), in the order and with the tags given
+        return ps.pairs_of(ds.label)
     if ps.pairs:
         return [(tuple(p), "") for p in ps.pairs]
     cands = list(ps.candidates)
@@ -580,7 +583,8 @@ def plan_runs(config: ExperimentConfig, *, out_dir=None, data_dir=None, n_jobs: 
     env = RunEnv.from_config(config, out_dir, data_dir)
     runs: list[RunSpec] = []
     selected: dict[str, tuple] = {}
-    if config.pairs is not None and not config.pairs.pairs and config.pairs.select != "all":
+    if (config.pairs is not None and not config.pairs.pairs and not config.pairs.per_dataset
+            and config.pairs.select != "all"):
         if n_jobs != 1 and len(config.datasets) > 1:
             import joblib
 

@@ -13,13 +13,24 @@ Tests (on the per-cell means, rows as paired blocks): ``wilcoxon`` (baseline col
 each other column, signed-rank), ``ttest`` (paired t), ``friedman`` (all columns, with mean
 ranks), ``holm`` (Holm-adjusts the family of Wilcoxon / t-test p-values).
 
+Summary rows (per column against ``baseline``, over the rows of per-cell means): ``wins``
+(``# <baseline> greater``: rows where the baseline's mean is strictly greater, "15/90") and
+``pct_change`` (``% change from <baseline>``: the mean over rows of
+``100 (column - baseline) / baseline``, rows with a zero baseline left out), as in the IMD
+paper's Table 8.
+
+``pair`` names a results column (``models``) whose value is printed beside each row label,
+so that a reader sees which model pair a cell comes from.
+
 ``fold_ttest`` is a per-row test, as the CRL paper's tables: within each row, every column is
 compared with the row's best column by a paired t-test over the repetitions (folds), pairing
 runs by ``rep``; the best cell and the cells not significantly different from it at the 5%
 level are bold (the best also underlined), one test per (row, column) in ``tests``.
 
 When the spec has ``reference`` values (the published numbers), a comparison lists, for every
-published cell, our mean, the paper's number and the difference ``ours - paper``. Published
+published cell, our mean, the paper's number and the difference ``ours - paper``; a published
+row label may also name a summary row (``mean rank``, ``p (Wilcoxon vs imd)``), compared with
+ours. With ``reference.pairs`` the comparison shows the paper's pair beside ours. Published
 numbers are always labelled ``paper``.
 
 Output: :func:`to_markdown`, :func:`to_latex`, :func:`to_csv`.
@@ -77,6 +88,7 @@ class TableResult:
     comparison: pd.DataFrame | None = None
     n_runs: int = 0
     n_failed: int = 0
+    pairs: dict = field(default_factory=dict)
     scale: str = "full"
     marks: dict = field(default_factory=dict)
 
@@ -190,10 +202,7 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
                            "pvalue": fr.pvalue, "pvalue_holm": np.nan, "n": fr.n_blocks})
     pair_tests = [t for t in spec.tests if t in ("wilcoxon", "ttest")]
     if pair_tests and len(clab) >= 2:
-        base = spec.baseline if spec.baseline is not None else clab[0]
-        if base not in clab:
-            raise InputError(f"table {spec.name!r}: baseline {base!r} is not a column; columns: {clab}")
-        bi = clab.index(base)
+        base, bi = _baseline(spec, clab)
         for t in pair_tests:
             fn = wilcoxon_signed_rank if t == "wilcoxon" else paired_ttest
             fam = []
@@ -212,6 +221,24 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
             if "holm" in spec.tests:
                 extra[f"p Holm ({name} vs {base})"] = {f["column"]: _p(f["pvalue_holm"]) for f in fam} | {base: "-"}
             tests_rows.extend(fam)
+    summary = [t for t in spec.tests if t in ("wins", "pct_change")]
+    if summary and len(clab) >= 2:
+        base, bi = _baseline(spec, clab)
+        b = blocks[:, bi]
+        if "wins" in summary:
+            row = {}
+            for j, c in enumerate(clab):
+                if j != bi:
+                    ok = ~np.isnan(b) & ~np.isnan(blocks[:, j])
+                    row[c] = f"{int(np.sum(b[ok] > blocks[ok, j]))}/{int(ok.sum())}"
+            extra[f"# {base} greater"] = row | {base: "-"}
+        if "pct_change" in summary:
+            row = {}
+            for j, c in enumerate(clab):
+                if j != bi:
+                    ok = ~np.isnan(b) & ~np.isnan(blocks[:, j]) & (b != 0)
+                    row[c] = f"{100 * np.mean((blocks[ok, j] - b[ok]) / b[ok]):+.2f}%" if ok.any() else "n/a"
+            extra[f"% change from {base}"] = row | {base: "-"}
     marks: dict = {}
     if "fold_ttest" in spec.tests:
         fold_rows, marks = fold_tests(df, spec, tmp, rlab, clab, mean)
@@ -219,17 +246,57 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
     tests = pd.DataFrame(tests_rows, columns=["test", "row", "column", "baseline", "statistic", "pvalue",
                                               "pvalue_holm", "n"])
 
+    pairs: dict = {}
+    if spec.pair:
+        _check_columns(results, [spec.pair], f"table {spec.name!r}: pair")
+        lab = pd.Series([_label(t) for t in rkeys], index=df.index)
+        for r in rlab:
+            vals = sorted({str(v) for v in df.loc[lab == r, spec.pair] if v is not None and not pd.isna(v)})
+            pairs[r] = ", ".join(vals) if vals else "-"
+
     comparison = None
     if spec.reference is not None and spec.reference.values:
         comp = []
+        ref_pairs = spec.reference.pairs
         for r, row in spec.reference.values.items():
             for c, paper in row.items():
-                ours = mean.loc[r, c] if (r in mean.index and c in mean.columns) else np.nan
+                if r in mean.index:
+                    ours = mean.loc[r, c] if c in mean.columns else np.nan
+                else:  # a summary row (mean rank, p-values, wins, % change)
+                    ours = _number(extra.get(r, {}).get(c))
                 diff = ours - paper if paper is not None and not np.isnan(ours) else np.nan
-                comp.append({"row": r, "column": c, "ours": ours, "paper": paper, "diff": diff})
-        comparison = pd.DataFrame(comp, columns=["row", "column", "ours", "paper", "diff"])
+                rec = {"row": r, "column": c, "ours": ours, "paper": paper, "diff": diff}
+                if spec.pair or ref_pairs:
+                    rec["pair_ours"] = pairs.get(r, "")
+                    rec["pair_paper"] = ref_pairs.get(r, "")
+                comp.append(rec)
+        cols = ["row", "column", "ours", "paper", "diff"]
+        if spec.pair or ref_pairs:
+            cols[1:1] = ["pair_ours", "pair_paper"]
+        comparison = pd.DataFrame(comp, columns=cols)
     return TableResult(spec, mean, std, count, cells, extra, tests, comparison, n_runs=len(df), n_failed=n_failed,
-                       scale=_scale_of(df), marks=marks)
+                       pairs=pairs, scale=_scale_of(df), marks=marks)
+
+
+def _baseline(spec: TableSpec, clab: list) -> tuple[str, int]:
+    """The column the paired tests and summary rows compare with, and its index."""
+    base = spec.baseline if spec.baseline is not None else clab[0]
+    if base not in clab:
+        raise InputError(f"table {spec.name!r}: baseline {base!r} is not a column; columns: {clab}")
+    return base, clab.index(base)
+
+
+def _number(text: Any) -> float:
+    """The number in a summary cell ("2.056", "3.06e-11", "15/90" -> 15, "+19.67%" -> 19.67)."""
+    if text is None:
+        return np.nan
+    t = str(text).strip().rstrip("%")
+    if "/" in t:
+        t = t.split("/")[0]
+    try:
+        return float(t)
+    except ValueError:
+        return np.nan
 
 
 def _scale_of(df: pd.DataFrame) -> str:
@@ -327,10 +394,12 @@ def to_markdown(tr: TableResult) -> str:
     s = tr.spec
     clab = list(tr.cells.columns)
     corner = SEP.join(s.rows) + " \\ " + SEP.join(s.columns)
-    rows = [[r] + [_marked(tr, r, c, tr.cells.loc[r, c], "markdown") for c in clab] for r in tr.cells.index]
+    pc = [f"pair ({s.pair})"] if s.pair else []
+    rows = [[r] + ([tr.pairs.get(r, "")] if s.pair else [])
+            + [_marked(tr, r, c, tr.cells.loc[r, c], "markdown") for c in clab] for r in tr.cells.index]
     for lab, vals in tr.extra_rows.items():
-        rows.append([f"*{lab}*"] + [vals.get(c, "") for c in clab])
-    parts = [f"### {_title(tr)}", "", _md_table([corner] + clab, rows), "",
+        rows.append([f"*{lab}*"] + ([""] if s.pair else []) + [vals.get(c, "") for c in clab])
+    parts = [f"### {_title(tr)}", "", _md_table([corner] + pc + clab, rows), "",
              f"{tr.n_runs} runs" + (f"; {tr.n_failed} failed runs left out" if tr.n_failed else "")]
     if tr.marks:
         parts += ["", "Bold: the best cell of its row (bold italic) and the cells not significantly different from it "
@@ -345,8 +414,11 @@ def to_markdown(tr: TableResult) -> str:
         src = s.reference.source if s.reference is not None and s.reference.source else "published table"
         d = s.digits
         f = (lambda x: "" if x is None or pd.isna(x) else f"{x:.{d}f}")
-        rows = [[c.row, c.column, f(c.ours), f(c.paper), ("" if pd.isna(c.diff) else f"{c.diff:+.{d}f}")]
+        with_pairs = "pair_ours" in tr.comparison.columns
+        rows = [[c.row] + ([c.pair_ours, c.pair_paper] if with_pairs else [])
+                + [c.column, f(c.ours), f(c.paper), ("" if pd.isna(c.diff) else f"{c.diff:+.{d}f}")]
                 for c in tr.comparison.itertuples() if not pd.isna(c.ours)]
+        head = ["row"] + (["pair (ours)", "pair (paper)"] if with_pairs else []) + ["column", "ours", "paper", "diff"]
         n_match = len(rows)
         n_missing = len(tr.comparison) - n_match
         at = f" at {tr.scale} scale" if _scale_note(tr) else ""
@@ -355,7 +427,7 @@ def to_markdown(tr: TableResult) -> str:
                   + (f"; the other {n_missing} are not shown: their dataset is not held or they did not run "
                      "at this scale, as `interpretopt reproduce` lists in cells.csv" if n_missing else "") + "):"]
         if rows:
-            parts += ["", _md_table(["row", "column", "ours", "paper", "diff"], rows)]
+            parts += ["", _md_table(head, rows)]
     return "\n".join(parts) + "\n"
 
 
@@ -415,6 +487,8 @@ def to_csv(tr: TableResult) -> str:
         for c in tr.mean.columns:
             rec = {"row": r, "column": c, "mean": tr.mean.loc[r, c], "std": tr.std.loc[r, c],
                    "count": int(tr.count.loc[r, c]), "cell": tr.cells.loc[r, c]}
+            if tr.spec.pair:
+                rec["pair"] = tr.pairs.get(r, "")
             if tr.comparison is not None:
                 p, d = ref.get((r, c), (np.nan, np.nan))
                 rec["paper"], rec["diff"] = p, d

@@ -24,14 +24,18 @@ A node where either label vector is already pure, or the height limit is reached
 is an or-node as well (Algorithm 2, line 4). Below an or-node each surrogate grows by
 itself (Algorithm 1). The height counts decision edges only.
 
-Split search. Each feature is sorted once (at the root); a child's per-feature order is
-the stable partition of its parent's, so no node sorts again. At a node the labels are
-gathered in sorted order, cumulative class counts give the left/right class counts of
-every threshold, and the impurity of all thresholds of all features is scored in one
-pass, for both label vectors over the same sorted orders. Impurities use a table of :math:`c \log_2 c`
-(entropy) so that equal counts give bit-identical scores. Thresholds are midpoints between
-consecutive distinct values; a sample goes left when ``x[f] < t``. Ties go to the lowest
-feature index, then the lowest threshold.
+Split search (exact, bounded memory). Each feature's values are replaced once by their rank
+among its distinct values (``uint8`` codes for most tabular features). At a node only the
+row indices are kept; features are scored in chunks whose scratch arrays hold at most
+about a quarter of the data's elements: a feature with few distinct values at the node by
+one class histogram over (code, label of model 1, label of model 2), any other by sorting
+its codes with the labels; cumulative class counts then give the left/right counts of
+every threshold, for both label vectors at once. A split partitions the index array (no
+copies of per-feature blocks). Impurities use a table of :math:`c \log_2 c` (entropy) so
+that equal counts give bit-identical scores. Thresholds are midpoints between consecutive
+distinct values present at the node; a sample goes left when ``x[f] < t``. Ties go to the
+lowest feature index, then the lowest threshold. :func:`split_scores` (all thresholds of
+sorted blocks) and :func:`best_split_reference` (brute force) are kept as references.
 
 Diff regions (eq. 3, Algorithm 3): under every or-node, pairs of leaves of the two
 sub-trees with different labels whose boxes (path conditions, half-open intervals
@@ -63,10 +67,14 @@ __all__ = [
     "diff_regions",
     "predict_diff_regions",
     "refine",
+    "feature_importances",
 ]
 
 CRITERIA = ("entropy", "gini")
 _ZERO = 1e-9  # scores of pure splits are exactly 0; this only absorbs rounding
+_BUDGET = 1 << 20  # elements of the split search's scratch arrays per chunk of features (at most)
+_BUDGET_MIN = 1 << 14  # (at least)
+_HIST_FACTOR = 2  # a feature is scored by histogram when n_values * K <= _HIST_FACTOR * m, else by sorting
 
 
 # --------------------------------------------------------------------------------------
@@ -438,57 +446,231 @@ class _Builder:
                    tree.right.tolist(), list(tree.value), tree.depth.tolist(), tree.shared.tolist())
 
 
-class _Grower:
-    """State shared by the recursive growth: data, labels, sorted orders, scratch space."""
+class _Codes:
+    """Each feature's values as integer codes ``0..nb_j-1`` (rank among its distinct values).
 
-    def __init__(self, X, n_classes, max_depth, criterion):
-        self.X = X
+    Built once per fit: ``codes`` is ``(d, n)`` in the smallest unsigned type that holds the
+    codes (``uint8`` for most tabular features), ``values[j]`` the sorted distinct values of
+    feature ``j``. A split ``x[f] < t`` with ``t`` between two consecutive distinct values
+    is the code test ``code <= b``.
+    """
+
+    def __init__(self, X: np.ndarray) -> None:
+        n, d = X.shape
+        self.values: list[np.ndarray] = []
+        inv = []
+        for j in range(d):
+            u, c = np.unique(X[:, j], return_inverse=True)
+            self.values.append(u)
+            inv.append(c)
+        self.nb = np.array([u.size for u in self.values], dtype=np.int64)
+        top = int(self.nb.max()) if d else 1
+        dtype = np.uint8 if top <= 2**8 else np.uint16 if top <= 2**16 else np.uint32
+        self.codes = np.empty((d, n), dtype=dtype)
+        for j, c in enumerate(inv):
+            self.codes[j] = c
+        self.n, self.d = n, d
+
+    def threshold(self, f: int, b_lo: int, b_hi: int) -> float:
+        a, b = self.values[f][b_lo], self.values[f][b_hi]
+        t = (a + b) / 2.0
+        if not (a < t <= b):  # midpoint rounded onto a neighbour
+            t = b
+        return float(t)
+
+
+@dataclass
+class _Best:
+    """Lexicographically smallest ``(score, feature)`` seen, with its split ``code <= b_lo``."""
+
+    score: float = np.inf
+    f: int = -1
+    b_lo: int = -1
+
+    def offer(self, score: float, f: int, b_lo: int) -> None:
+        if score < self.score or (score == self.score and f < self.f):
+            self.score, self.f, self.b_lo = float(score), int(f), int(b_lo)
+
+
+class _Grower:
+    """Greedy growth over integer codes: exact split search, bounded memory.
+
+    At a node with sample indices ``idx`` (``m`` rows) every feature is scored in chunks of
+    features whose scratch arrays hold at most ``budget`` elements:
+
+    * a feature with few distinct values (``nb_j * K <= 2 m``) by a class histogram over its
+      codes (one ``bincount`` for the chunk), then cumulative counts over its codes;
+    * any other feature by sorting ``code * K + label`` keys of its ``m`` rows.
+
+    Both give the left/right class counts of every threshold between consecutive distinct
+    values present at the node, scored with the same table of ``c log2 c`` (entropy) or
+    Gini sums, so equal counts give bit-identical scores. Ties go to the lowest feature, then
+    the lowest threshold. Children receive index arrays (a stable partition of ``idx``), never
+    copies of per-feature sorted blocks.
+    """
+
+    def __init__(self, X, n_classes, max_depth, criterion, codes=None, budget=None):
         self.k = n_classes
         self.max_depth = max_depth
         self.criterion = criterion
-        n = X.shape[0]
+        self.c = codes if codes is not None else _Codes(X)
+        n = self.c.n
         self.table = _xlogx_table(n) if criterion == "entropy" else None
-        self.flag = np.zeros(n, dtype=bool)
+        # scratch arrays of a chunk: at most a quarter of the data's elements, within [2^14, 2^20]
+        self.budget = int(budget) if budget is not None else int(min(_BUDGET, max(_BUDGET_MIN, n * self.c.d // 4)))
 
-    def presort(self, idx: np.ndarray | None = None):
-        X = self.X if idx is None else self.X[idx]
-        order = np.argsort(X, axis=0, kind="stable").T  # (d, m) positions into X
-        vals = np.take_along_axis(X.T, order, axis=1)
-        if idx is not None:
-            order = idx[order]
-        return np.ascontiguousarray(order), np.ascontiguousarray(vals)
+    # -- scoring -------------------------------------------------------------------------
+    def _score(self, cl: np.ndarray, nl: np.ndarray, m: int, totals: np.ndarray) -> np.ndarray:
+        """``m`` x weighted child impurity; ``cl`` is (P, K) left class counts, ``nl`` (P,)."""
+        nr = m - nl
+        if self.criterion == "entropy":
+            t = self.table
+            s = t[nl] + t[nr]
+            for k in range(self.k):
+                if totals[k]:
+                    c = cl[:, k]
+                    s -= t[c]
+                    s -= t[totals[k] - c]
+            return s
+        nl_f = np.maximum(nl, 1).astype(float)
+        nr_f = np.maximum(nr, 1).astype(float)
+        s = np.zeros(nl.shape[0])
+        for k in range(self.k):
+            if totals[k]:
+                c = cl[:, k].astype(float)
+                r = totals[k] - c
+                s -= c * c / nl_f
+                s -= r * r / nr_f
+        return s + m
 
-    def scores(self, order, vals, y):
-        return split_scores(vals, y[order], self.k, self.criterion, self.table)
+    def search(self, idx: np.ndarray, ys: list, joint: bool = False) -> tuple[list, "_Best | None"]:
+        """Best split of each label vector in ``ys`` at the node ``idx``, and of their sum
+        (eq. 4) when ``joint``. Returns ``([_Best per y], _Best or None)``."""
+        m = idx.size
+        K = self.k
+        yl = [y[idx] for y in ys]
+        totals = [np.bincount(y, minlength=K) for y in yl]
+        best = [_Best() for _ in ys]
+        bj = _Best() if joint else None
+        c = self.c
+        nb = c.nb
+        hist = np.nonzero(nb * K <= _HIST_FACTOR * m)[0]
+        srt = np.nonzero((nb * K > _HIST_FACTOR * m) & (nb > 1))[0]
+        hist = hist[nb[hist] > 1]
+        # -- histogram features, in chunks of at most `budget` bins x classes (and gathered codes)
+        s = 0
+        while s < hist.size:
+            e = s + 1
+            while e < hist.size and (nb[hist[s:e + 1]].sum() * K <= self.budget) and (e + 1 - s) * m <= self.budget:
+                e += 1
+            self._hist_chunk(hist[s:e], idx, yl, totals, best, bj, m)
+            s = e
+        # -- sorted features
+        per = max(1, self.budget // max(m, 1))
+        for s in range(0, srt.size, per):
+            self._sort_chunk(srt[s:s + per], idx, yl, totals, best, bj, m)
+        return best, bj
 
-    def partition(self, order, vals, f, pos):
-        """Stable partition of every feature's order by the split ``(f, pos)``."""
-        d, m = order.shape
-        flag = self.flag
-        flag[order[f, : pos + 1]] = True
-        keep = flag[order]
-        flag[order[f, : pos + 1]] = False
-        nl = pos + 1
-        return ((order[keep].reshape(d, nl), vals[keep].reshape(d, nl)),
-                (order[~keep].reshape(d, m - nl), vals[~keep].reshape(d, m - nl)))
+    def _hist_chunk(self, feats, idx, yl, totals, best, bj, m):
+        c, K = self.c, self.k
+        nbs = c.nb[feats]
+        off = np.zeros(feats.size + 1, dtype=np.int64)
+        np.cumsum(nbs, out=off[1:])
+        L = int(off[-1])
+        kt = np.int32 if L * K ** len(yl) < 2**31 else np.int64
+        key = c.codes[feats[:, None], idx[None, :]].astype(kt)
+        key += off[:-1, None].astype(kt)
+        for y in yl:  # one histogram over (code, y1, y2) for both label vectors
+            key *= K
+            key += y[None, :].astype(kt)
+        hh = np.bincount(key.ravel(), minlength=L * K ** len(yl)).reshape((L,) + (K,) * len(yl))
+        del key
+        seg = np.repeat(np.arange(feats.size), nbs)
+        scores = []
+        for i, tot in enumerate(totals):
+            h = hh.sum(axis=tuple(a + 1 for a in range(len(yl)) if a != i)) if len(yl) > 1 else hh
+            cs = np.cumsum(h, axis=0)
+            start = np.zeros((feats.size, K), dtype=np.int64)
+            start[1:] = cs[off[1:-1] - 1]
+            cl = cs - start[seg]
+            nl = cl.sum(axis=1)
+            present = h.sum(axis=1) > 0
+            sc = self._score(cl, nl, m, tot)
+            sc[~(present & (nl < m))] = np.inf
+            scores.append(sc)
+        for b, sc in zip(best, scores):
+            self._offer_flat(b, sc, feats, off)
+        if bj is not None:
+            self._offer_flat(bj, scores[0] + scores[1], feats, off)
+
+    @staticmethod
+    def _offer_flat(b: _Best, sc: np.ndarray, feats, off) -> None:
+        if not sc.size:
+            return
+        p = int(np.argmin(sc))
+        if not np.isfinite(sc[p]):
+            return
+        j = int(np.searchsorted(off, p, side="right") - 1)
+        b.offer(sc[p], feats[j], p - off[j])
+
+    def _sort_chunk(self, feats, idx, yl, totals, best, bj, m):
+        c, K = self.c, self.k
+        G = c.codes[feats[:, None], idx[None, :]].astype(np.int64)
+        scores = []
+        codes_sorted = None
+        if bj is not None and len(yl) == 2:  # one sort for both label vectors
+            key = np.sort((G * K + yl[0][None, :]) * K + yl[1][None, :], axis=1)
+            codes_sorted = key // (K * K)
+            labs = [(key // K) % K, key % K]
+        else:
+            labs = []
+            for y in yl:
+                key = np.sort(G * K + y[None, :], axis=1)
+                if codes_sorted is None:
+                    codes_sorted = key // K
+                labs.append(key % K)
+        valid = codes_sorted[:, 1:] != codes_sorted[:, :-1]
+        nl = np.broadcast_to(np.arange(1, m, dtype=np.int64), valid.shape).ravel()
+        for lab, tot in zip(labs, totals):
+            cl = np.empty((valid.size, K), dtype=np.int64)
+            for k in range(K):
+                cl[:, k] = np.cumsum(lab[:, :-1] == k, axis=1, dtype=np.int64).ravel()
+            sc = self._score(cl, nl, m, tot).reshape(valid.shape)
+            sc[~valid] = np.inf
+            scores.append(sc)
+        cands = list(zip(best, scores))
+        if bj is not None:
+            cands.append((bj, scores[0] + scores[1]))
+        for b, sc in cands:
+            if not sc.size:
+                continue
+            p = int(np.argmin(sc))
+            r, q = divmod(p, sc.shape[1])
+            if np.isfinite(sc[r, q]):
+                b.offer(sc[r, q], feats[r], int(codes_sorted[r, q]))
+
+    # -- splitting -----------------------------------------------------------------------
+    def split(self, idx: np.ndarray, b: _Best) -> tuple[float, np.ndarray, np.ndarray]:
+        """Threshold of ``b`` and the stable partition of ``idx`` (left: ``x[f] < t``)."""
+        col = self.c.codes[b.f][idx]
+        left = col <= b.b_lo
+        b_hi = int(col[~left].min())
+        return self.c.threshold(b.f, b.b_lo, b_hi), idx[left], idx[~left]
 
     # Algorithm 1
-    def grow(self, b: _Builder, y, order, vals, depth, scores=None) -> int:
-        m = order.shape[1]
-        counts = np.bincount(y[order[0]], minlength=self.k)
-        node = b.add(counts, depth)
+    def grow(self, bld: _Builder, y, idx, depth, first: "_Best | None" = None) -> int:
+        m = idx.size
+        counts = np.bincount(y[idx], minlength=self.k)
+        node = bld.add(counts, depth)
         if counts.max() == m or depth >= self.max_depth or m < 2:
             return node
-        s = self.scores(order, vals, y) if scores is None else scores
-        j = int(np.argmin(s))
-        f, pos = divmod(j, s.shape[1])
-        if not np.isfinite(s[f, pos]):
+        b = first if first is not None else self.search(idx, [y])[0][0]
+        if b.f < 0:
             return node
-        t = _threshold(vals, f, pos)
-        (lo_o, lo_v), (hi_o, hi_v) = self.partition(order, vals, f, pos)
-        a = self.grow(b, y, lo_o, lo_v, depth + 1)
-        c = self.grow(b, y, hi_o, hi_v, depth + 1)
-        b.set_split(node, f, t, a, c)
+        t, li, ri = self.split(idx, b)
+        a = self.grow(bld, y, li, depth + 1)
+        c = self.grow(bld, y, ri, depth + 1)
+        bld.set_split(node, b.f, t, a, c)
         return node
 
 
@@ -531,8 +713,7 @@ def grow_tree(X: np.ndarray, y: np.ndarray, max_depth: int, *, n_classes: int | 
     k = _n_classes(n_classes, y)
     g = _Grower(X, k, int(max_depth), criterion)
     b = _Builder(k)
-    order, vals = g.presort()
-    g.grow(b, y, order, vals, 0)
+    g.grow(b, y, np.arange(X.shape[0]), 0)
     return b.freeze()
 
 
@@ -572,59 +753,49 @@ def grow_joint_tree(X: np.ndarray, y1: np.ndarray, y2: np.ndarray, max_depth: in
     or_nodes: list[OrNode] = []
     twin: dict[int, int] = {}
 
-    def or_node(order, vals, depth, lo, hi, s1=None, s2=None):
-        n1 = g.grow(b1, y1, order, vals, depth, s1)
-        n2 = g.grow(b2, y2, order, vals, depth, s2)
+    def or_node(idx, depth, lo, hi, s1=None, s2=None):
+        n1 = g.grow(b1, y1, idx, depth, s1)
+        n2 = g.grow(b2, y2, idx, depth, s2)
         or_nodes.append(OrNode(n1, n2, depth, lo.copy(), hi.copy()))
         return n1, n2
 
-    def joint(order, vals, depth, lo, hi):
-        m = order.shape[1]
-        idx = order[0]
+    def joint(idx, depth, lo, hi):
+        m = idx.size
         c1 = np.bincount(y1[idx], minlength=k)
         c2 = np.bincount(y2[idx], minlength=k)
         if c1.max() == m or c2.max() == m or depth >= max_depth or m < 2:
-            return or_node(order, vals, depth, lo, hi)
-        s1 = g.scores(order, vals, y1)
-        s2 = g.scores(order, vals, y2)
-        j1, j2 = int(np.argmin(s1)), int(np.argmin(s2))
-        i1, i2 = s1.flat[j1], s2.flat[j2]
+            return or_node(idx, depth, lo, hi)
+        # eq. (2) for each model and eq. (4) together: the joint sum costs one more array
+        # addition per chunk, so it is not deferred as eq. (6) would allow
+        (s1, s2), sj = g.search(idx, [y1, y2], joint=True)
+        i1, i2 = s1.score, s2.score
         if not np.isfinite(i1):  # no two distinct values in any feature
-            return or_node(order, vals, depth, lo, hi, s1, s2)
+            return or_node(idx, depth, lo, hi, s1, s2)
         tol = _ZERO * m
         if alpha is None:
-            diverge = i1 <= tol or i2 <= tol  # eq. (6); the joint split is not computed
-            sj = None
+            diverge = i1 <= tol or i2 <= tol  # eq. (6)
         elif alpha >= 1.0:
             diverge = True  # eq. (5) always holds for alpha = 1
-            sj = None
         else:
-            sj = s1 + s2
-            jj = int(np.argmin(sj))
-            diverge = (i1 + i2) <= alpha * sj.flat[jj] + tol
+            diverge = (i1 + i2) <= alpha * sj.score + tol  # eq. (5)
         if diverge:
-            return or_node(order, vals, depth, lo, hi, s1, s2)
-        if sj is None:
-            sj = s1 + s2  # eq. (4), computed lazily
-        jj = int(np.argmin(sj))
-        f, pos = divmod(jj, sj.shape[1])
-        t = _threshold(vals, f, pos)
+            return or_node(idx, depth, lo, hi, s1, s2)
+        f = sj.f
+        t, li, ri = g.split(idx, sj)
         n1 = b1.add(c1, depth, shared=True)
         n2 = b2.add(c2, depth, shared=True)
         twin[n1] = n2
-        (lo_o, lo_v), (hi_o, hi_v) = g.partition(order, vals, f, pos)
         hl = hi.copy()
         hl[f] = min(hl[f], t)
-        a1, a2 = joint(lo_o, lo_v, depth + 1, lo, hl)
+        a1, a2 = joint(li, depth + 1, lo, hl)
         lr = lo.copy()
         lr[f] = max(lr[f], t)
-        r1, r2 = joint(hi_o, hi_v, depth + 1, lr, hi)
+        r1, r2 = joint(ri, depth + 1, lr, hi)
         b1.set_split(n1, f, t, a1, r1)
         b2.set_split(n2, f, t, a2, r2)
         return n1, n2
 
-    order, vals = g.presort()
-    joint(order, vals, 0, np.full(d, -np.inf), np.full(d, np.inf))
+    joint(np.arange(n), 0, np.full(d, -np.inf), np.full(d, np.inf))
     return JointTree(b1.freeze(), b2.freeze(), tuple(or_nodes), twin, d, k, max_depth, criterion,
                      None if alpha is None else float(alpha))
 
@@ -677,34 +848,33 @@ def refine(jst: JointTree, X: np.ndarray, y1: np.ndarray, y2: np.ndarray, iterat
     if isinstance(iterations, bool) or int(iterations) != iterations or iterations < 0:
         raise ValueError(f"iterations must be an integer >= 0, got {iterations!r}")
     k = jst.n_classes
+    codes = None
     for _ in range(int(iterations)):
         regions = diff_regions(jst)
         in1 = sorted({r.leaf1 for r in regions})
         in2 = sorted({r.leaf2 for r in regions})
         trees = []
         changed = False
+        if codes is None and (in1 or in2):
+            codes = _Codes(X)
         for tree, y, leaves in ((jst.tree1, y1, in1), (jst.tree2, y2, in2)):
             b = _Builder.thaw(tree, k)
             leaf_of = tree.apply(X)
-            g = _Grower(X, k, 0, jst.criterion)
+            g = _Grower(X, k, 0, jst.criterion, codes=codes) if leaves else None
             for leaf in leaves:
                 if tree.pure[leaf]:
                     continue
                 idx = np.nonzero(leaf_of == leaf)[0]
                 if idx.size < 2:
                     continue
-                order, vals = g.presort(idx)
-                s = g.scores(order, vals, y)
-                j = int(np.argmin(s))
-                f, pos = divmod(j, s.shape[1])
-                if not np.isfinite(s[f, pos]):
+                best = g.search(idx, [y])[0][0]
+                if best.f < 0:
                     continue
-                t = _threshold(vals, f, pos)
-                (lo_o, _), (hi_o, _) = g.partition(order, vals, f, pos)
+                t, li, ri = g.split(idx, best)
                 depth = int(tree.depth[leaf]) + 1
-                a = b.add(np.bincount(y[lo_o[0]], minlength=k), depth)
-                c = b.add(np.bincount(y[hi_o[0]], minlength=k), depth)
-                b.set_split(leaf, f, t, a, c)
+                a = b.add(np.bincount(y[li], minlength=k), depth)
+                c = b.add(np.bincount(y[ri], minlength=k), depth)
+                b.set_split(leaf, best.f, t, a, c)
                 changed = True
             trees.append(b.freeze())
         jst = JointTree(trees[0], trees[1], jst.or_nodes, jst.twin, jst.n_features, k, jst.max_depth,
@@ -712,3 +882,24 @@ def refine(jst: JointTree, X: np.ndarray, y1: np.ndarray, y2: np.ndarray, iterat
         if not changed:
             break
     return jst
+
+
+def feature_importances(tree: SurrogateTree, n_features: int, criterion: str = "entropy", *,
+                        normalize: bool = True) -> np.ndarray:
+    """Total impurity decrease of each feature's splits in ``tree`` (scikit-learn's definition).
+
+    Each split ``t`` with children ``L, R`` adds ``N_t imp(t) - N_L imp(L) - N_R imp(R)``
+    (class counts of the training samples; impurity by ``criterion``) to its feature. With
+    ``normalize`` the vector sums to 1 (all zeros for a tree without split).
+    """
+    out = np.zeros(n_features)
+    value = tree.value
+    for i in np.nonzero(tree.feature >= 0)[0]:
+        a, b = tree.left[i], tree.right[i]
+        dec = (tree.n_samples[i] * impurity(value[i], criterion) - tree.n_samples[a] * impurity(value[a], criterion)
+               - tree.n_samples[b] * impurity(value[b], criterion))
+        out[tree.feature[i]] += dec
+    if normalize:
+        total = out.sum()
+        return out / total if total > 0 else out
+    return out

@@ -49,7 +49,8 @@ def _fmt(v: float) -> str:
 def _parts(est: Any, feature_names: Any, class_names: Any):
     jst = getattr(est, "jst_", est)
     names = list(feature_names) if feature_names is not None else list(
-        getattr(est, "feature_names_in_", [f"x{j}" for j in range(jst.n_features)]))
+        getattr(est, "feature_names_", None) or getattr(est, "feature_names_in_", None)
+        or [f"x{j}" for j in range(jst.n_features)])
     classes = class_names if class_names is not None else getattr(est, "classes_", np.arange(jst.n_classes))
     regions = getattr(est, "diff_regions_", None)
     if regions is None:
@@ -207,7 +208,9 @@ def plot_jst(est: Any, ax: Any = None, feature_names: Any = None, class_names: A
 
 
 def render_diff_rules(est: Any, feature_names: Any = None) -> str:
-    """Diff rules as text, grouped by or-node (with the or-node's path condition)."""
+    """Diff rules as text, grouped by or-node (with the or-node's path condition), each with
+    its training support (rows in the region, share of the training set) and precision (share
+    of those rows where the two models disagree; ``-`` for a region holding no training row)."""
     jst, names, classes, regions = _parts(est, feature_names, None)
     info = getattr(est, "diff_rule_info_", None)
     if info is None:
@@ -216,14 +219,29 @@ def render_diff_rules(est: Any, feature_names: Any = None) -> str:
         info = [DiffRule(_box_rule(r.lo, r.hi), r.or_node, classes[r.label1], classes[r.label2]) for r in regions]
     from interpretopt.methods.imd import _box_rule
 
+    support = getattr(est, "diff_rule_support_", None)
+    precision = getattr(est, "diff_rule_precision_", None)
+    n_train = int(jst.tree1.n_samples[0]) if jst.tree1.n_nodes else 0
+
+    def stats(i: int) -> str:
+        if support is None or i >= len(support):
+            return ""
+        sup = int(support[i])
+        share = f" ({sup / n_train:.1%})" if n_train else ""
+        pr = "-" if sup == 0 or np.isnan(precision[i]) else f"{precision[i]:.2f}"
+        return f"  [support {sup}{share}, precision {pr}]"
+
     by_or: dict[int, list] = {}
-    for r in info:
-        by_or.setdefault(r.or_node, []).append(r)
+    for i, r in enumerate(info):
+        by_or.setdefault(r.or_node, []).append((i, r))
     lines = [f"{len(info)} diff rule(s) under {len(by_or)} of {len(jst.or_nodes)} or-node(s)"]
+    if support is not None and len(support):
+        empty = int(np.count_nonzero(np.asarray(support) == 0))
+        lines[0] += f"; support and precision on the {n_train} training rows ({empty} rule(s) cover none)"
     for k in sorted(by_or):
         on = jst.or_nodes[k]
         path = _box_rule(on.lo, on.hi).render(names) if np.isfinite(on.lo).any() or np.isfinite(on.hi).any() else "TRUE"
         lines.append(f"or-node vo{k} (depth {on.depth}): {path}")
-        for j, r in enumerate(by_or[k], 1):
-            lines.append(f"  {j}. IF {r.rule.render(names) or 'TRUE'} THEN M1={r.label1}, M2={r.label2}")
+        for j, (i, r) in enumerate(by_or[k], 1):
+            lines.append(f"  {j}. IF {r.rule.render(names) or 'TRUE'} THEN M1={r.label1}, M2={r.label2}{stats(i)}")
     return "\n".join(lines)

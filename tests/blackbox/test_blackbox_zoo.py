@@ -85,7 +85,8 @@ def test_crl_and_what_changed_parameters():
 
 def test_seeding_and_overrides():
     assert make_model("RF1").random_state == 0
-    assert make_model("RF2", random_state=7).random_state == 7
+    assert make_model("RF2", random_state=7).random_state == 1234  # the paper fixes it (Table 5)
+    assert make_model("RF2", random_state=7, override_paper_seed=True).random_state == 7
     g1 = make_model("RF1", random_state=np.random.default_rng(3)).random_state
     g2 = make_model("RF1", random_state=np.random.default_rng(3)).random_state
     assert g1 == g2
@@ -114,3 +115,19 @@ def test_xgboost_missing_gives_install_hint(monkeypatch):
             make_model(name)
     rows = {r["name"]: r for r in list_models()}
     assert not rows["CRL_XGB"]["available"] and rows["RF1"]["available"]
+
+
+@pytest.mark.parametrize("name", ["LR", "MLP1", "MLP2", "RF2"])
+def test_a_seed_the_imd_paper_fixes_is_never_replaced(name):
+    """Regression: the runner passed hashed seeds that replaced Table 5's random_state=1234."""
+    for rs in (None, 0, 99, np.random.default_rng(5)):
+        assert make_model(name, random_state=rs).random_state == 1234
+    assert make_model("DT1", random_state=99).random_state == 99  # the paper gives DT1 no seed
+
+
+def test_runner_black_boxes_keep_the_paper_seed(tmp_path):
+    from interpretopt.experiments.runner import _fit_model
+
+    X, y = _data()
+    assert _fit_model("MLP1", X, y, 424242).random_state == 1234
+    assert _fit_model("GB", X, y, 424242).random_state == 424242

@@ -243,7 +243,7 @@ def test_every_shipped_config_validates(path):
     assert s.repetitions >= 1
     # the full grid and the smoke grid expand (pairs chosen by `select` need data: skipped here)
     for cfg in (c, s):
-        if cfg.pairs is None or cfg.pairs.pairs:
+        if cfg.pairs is None or cfg.pairs.pairs or cfg.pairs.per_dataset:
             runs = plan_runs(cfg)
             assert runs and len({r.name for r in runs}) == len(runs)
 

@@ -232,3 +232,40 @@ def test_bad_values():
         grow_joint_tree(X, y, y, 2)
     with pytest.raises(ValueError, match="n_classes"):
         grow_joint_tree(np.zeros((2, 1)), y, y, 2, n_classes=1)
+
+
+@pytest.mark.parametrize("criterion", ["entropy", "gini"])
+@given(case=pair(max_n=40), max_depth=st.integers(1, 4), alpha=st.sampled_from([None, 0.0, 0.6]))
+def test_histogram_sorting_and_chunking_give_the_same_tree(case, max_depth, alpha, criterion):
+    """The split search's two scoring paths and any chunk size find the same splits."""
+    from interpretopt.heuristics import jst as J
+
+    X, y1, y2, k = case
+    trees = []
+    saved = (J._HIST_FACTOR, J._BUDGET, J._BUDGET_MIN)
+    try:
+        for factor, budget in ((10**9, 1 << 20), (0, 1 << 20), (2, 1), (0, 1)):
+            J._HIST_FACTOR, J._BUDGET, J._BUDGET_MIN = factor, budget, budget
+            trees.append(grow_joint_tree(X, y1, y2, max_depth, n_classes=k, criterion=criterion, alpha=alpha))
+    finally:
+        J._HIST_FACTOR, J._BUDGET, J._BUDGET_MIN = saved
+    for t in trees[1:]:
+        for a, b in ((trees[0].tree1, t.tree1), (trees[0].tree2, t.tree2)):
+            assert np.array_equal(a.feature, b.feature) and np.array_equal(a.value, b.value)
+            assert np.array_equal(a.threshold, b.threshold, equal_nan=True)
+        assert t.twin == trees[0].twin
+
+
+def test_split_search_memory_is_bounded_by_the_data():
+    """Regression: scores of every threshold and copies of sorted blocks took 25x the data."""
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    X = np.round(rng.normal(size=(20000, 30)), 2)
+    y1 = (X[:, 0] + X[:, 1] > 0).astype(int)
+    y2 = (X[:, 0] - X[:, 2] > 0.5).astype(int)
+    tracemalloc.start()
+    grow_joint_tree(X, y1, y2, 6)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak <= 4 * X.nbytes

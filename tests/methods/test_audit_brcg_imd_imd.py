@@ -74,7 +74,9 @@ def test_brcg_diff_predicts_where_the_two_rule_sets_differ():
     assert np.array_equal(bd.predict_diff(X), (p1 != p2).astype(np.int8))
     assert np.array_equal(np.asarray(m1.rules_.predict(X)), p1)
     met = bd.metrics(X, y1, y2)
-    assert met["n_rules"] == len(m1.rules_) + len(m2.rules_)
+    # #r counts the diff rules (the disagreement DNF), not the two surrogates' rules
+    assert met["n_rules"] == len(bd.diff_rules_)
+    assert np.array_equal(bd.diff_rules_.predict(X), (p1 != p2).astype(np.int8))
     d = y1 != y2
     pred = bd.predict_diff(X).astype(bool)
     assert met["recall"] == pytest.approx((d & pred).sum() / max(d.sum(), 1))

@@ -126,7 +126,7 @@ def test_bad_input():
     with pytest.raises(InputError, match="alpha"):
         IMDExplainer(divergence="general").fit(X, y1, y2)
     with pytest.raises(InputError, match="alpha"):
-        IMDExplainer(alpha=0.5).fit(X, y1, y2)
+        IMDExplainer(divergence="simplified", alpha=0.5).fit(X, y1, y2)
     with pytest.raises(InputError, match="divergence"):
         IMDExplainer(divergence="eq7").fit(X, y1, y2)
     with pytest.raises(InputError, match="criterion"):

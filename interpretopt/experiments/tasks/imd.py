@@ -14,6 +14,21 @@
     Returns ``diffs, precision, recall, f1, n_rules, n_predicates`` (and, for the surrogate
     methods, ``fidelity1, fidelity2, n_or_nodes, n_shared, height``), ``fit_seconds``.
 
+``"accuracy"``, Appendix B Table 6
+    The run's one model (``ctx.models``, config ``models``) trained on the 70/30 split of
+    the labelled data (key ``pair_selection``, rep 0, the split the pairs are trained on);
+    returns its test ``accuracy``.
+
+``"importance"``, Appendix F.4
+    The run's pair must be two scikit-learn trees (the paper uses DT1 and DT2). The diff
+    model ``variant`` (``imd`` or ``direct_dt``) is fitted as in ``"diff"``; its feature
+    importances (the JST's ``feature_importances_``, Direct DT's tree) are compared with
+    each model's ``feature_importances_``: ``importance_l1`` (mean over the two models of
+    the L1 distance of the normalised vectors), ``top5_overlap`` (mean share of a model's
+    top-5 features among the diff model's top 5) and ``top1_agreement`` (share of the two
+    models whose most important feature is the diff model's). The vectors are written as
+    the artifact ``importances.json``.
+
 ``"perturbation"``, Appendix F.8
     A model of class ``perturb_model`` (``LR``, ``DT2``, ``RF1``, ``GB``) is trained on the
     true labels (the original model); a random rule ``r`` of two conditions (one per
@@ -23,9 +38,12 @@
     (semantic and statistical similarity of "What changed?") counts as a recovery when its
     similarity is at least ``threshold`` (0.3). Binary tasks only.
 
-Features are ``ctx.X`` (``Dataset.numeric()``): categorical columns enter as integer codes
-for the black boxes and the diff models alike, where the paper one-hot encodes them; the
-configs drop duplicate rows as the paper does (``drop_duplicates: true``).
+Features are ``ctx.X`` (``Dataset.numeric()``); the configs use the paper's preprocessing
+(dataset options ``drop_duplicates: true, one_hot: true``), so the black boxes and the diff
+models see the one-hot encoded features. Rows of every diff run also carry the per-rule
+summaries (``n_rules_empty``: diff rules covering no training row; ``mean_rule_precision``,
+``min_rule_support``, ``median_rule_support``, ``n_rules_test_empty`` on the test rows), and
+its ``diff_rules.txt`` artifact gives every rule with its support and precision.
 """
 
 from __future__ import annotations
@@ -61,7 +79,8 @@ def make_variant(variant: str, params: dict, seed: int):
     if variant == "brcg_diff":
         brcg = dict(params.get("brcg") or {})
         brcg.setdefault("random_state", seed % (2**31))
-        return BRCGDiff(brcg_params=brcg, grounded=bool(params.get("grounded", True)))
+        return BRCGDiff(brcg_params=brcg, grounded=bool(params.get("grounded", True)),
+                        construction=params.get("construction", "xor"))
     raise ValueError(f"unknown IMD variant {variant!r}; valid: {', '.join(VARIANTS)}")
 
 
@@ -74,11 +93,72 @@ def _black_boxes(ctx):
 
 def run(ctx) -> dict:
     mode = ctx.params.get("experiment", "diff")
-    if mode == "diff":
-        return _run_diff(ctx)
-    if mode == "perturbation":
-        return _run_perturbation(ctx)
-    raise ValueError(f"params.experiment must be 'diff' or 'perturbation', got {mode!r}")
+    modes = {"diff": _run_diff, "perturbation": _run_perturbation, "accuracy": _run_accuracy,
+             "importance": _run_importance}
+    if mode not in modes:
+        raise ValueError(f"params.experiment must be one of {', '.join(modes)}, got {mode!r}")
+    return modes[mode](ctx)
+
+
+def _run_accuracy(ctx) -> dict:
+    if len(ctx.models) != 1:
+        raise ValueError(f"experiment 'accuracy' needs one model per run (config 'models'), got {list(ctx.models)}")
+    train, test = ctx.split(test_size=0.3, key="pair_selection", rep=0)
+    model = ctx.black_box(ctx.models[0], train)
+    y_hat = np.asarray(model.predict(ctx.X[test]))
+    return {"accuracy": float(np.mean(y_hat == np.asarray(ctx.y)[test])), "n_train": int(train.size),
+            "n_test": int(test.size), "n_features": int(ctx.X.shape[1])}
+
+
+def importance_agreement(imp: np.ndarray, model_imps: list, k: int = 5) -> dict:
+    """Distances between a diff model's feature importances and each model's (F.4)."""
+    def norm(v):
+        v = np.asarray(v, dtype=float)
+        return v / v.sum() if v.sum() > 0 else v
+
+    def top(v):
+        v = np.asarray(v, dtype=float)
+        order = np.lexsort((np.arange(v.size), -v))  # largest first, ties by index
+        return [int(j) for j in order[:k] if v[j] > 0]
+
+    a = norm(imp)
+    l1 = [float(np.abs(a - norm(m)).sum()) for m in model_imps]
+    ta = set(top(a))
+    over = [len(ta & set(top(m))) / max(len(top(m)), 1) for m in model_imps]
+    top1 = [float(bool(top(a)) and bool(top(m)) and top(a)[0] == top(m)[0]) for m in model_imps]
+    return {"importance_l1": float(np.mean(l1)), "top5_overlap": float(np.mean(over)),
+            "top1_agreement": float(np.mean(top1))}
+
+
+def _run_importance(ctx) -> dict:
+    import json
+
+    variant = ctx.params.get("variant", "imd")
+    if variant not in ("imd", "direct_dt"):
+        raise ValueError(f"experiment 'importance' compares 'imd' and 'direct_dt', got {variant!r}")
+    m1, m2 = _black_boxes(ctx)
+    for name, m in zip(ctx.models, (m1, m2)):
+        if not hasattr(m, "feature_importances_"):
+            raise ValueError(f"experiment 'importance' needs tree models with feature_importances_ "
+                             f"(the paper uses DT1 and DT2); {name} has none")
+    X = ctx.X
+    y1, y2 = np.asarray(m1.predict(X)), np.asarray(m2.predict(X))
+    train, test = ctx.split(test_size=0.3, key="diff")
+    est = make_variant(variant, ctx.params, ctx.seed)
+    out = _fit_and_score(est, X[train], y1[train], y2[train], X[test], y1[test], y2[test])
+    imps = [np.asarray(m1.feature_importances_), np.asarray(m2.feature_importances_)]
+    out.update(importance_agreement(est.feature_importances_, imps))
+    names = [str(c) for c in ctx.dataset.X.columns]
+
+    def top(v):
+        order = np.argsort(-np.asarray(v), kind="stable")[:5]
+        return [[names[j], round(float(v[j]), 4)] for j in order if v[j] > 0]
+
+    out["artifacts"] = {"importances.json": json.dumps(
+        {"features": names, "model1": imps[0].tolist(), "model2": imps[1].tolist(),
+         variant: np.asarray(est.feature_importances_).tolist(),
+         "top5": {"model1": top(imps[0]), "model2": top(imps[1]), variant: top(est.feature_importances_)}}, indent=1)}
+    return out
 
 
 def _fit_and_score(est, X_tr, y1_tr, y2_tr, X_te, y1_te, y2_te) -> dict:
@@ -103,11 +183,10 @@ def _run_diff(ctx) -> dict:
     out = _fit_and_score(est, X[train], y1[train], y2[train], X[test], y1[test], y2[test])
     out["n_train"], out["n_test"] = int(train.size), int(test.size)
     names = [str(c) for c in ctx.dataset.X.columns]
-    if hasattr(est, "render_rules"):
-        if est.n_rules_ <= MAX_ARTIFACT_RULES:
-            out["artifacts"] = {"diff_rules.txt": est.render_rules(names), "jst.dot": est.to_dot(names)}
-    elif getattr(est, "diff_rules_", None) is not None and len(est.diff_rules_) <= MAX_ARTIFACT_RULES:
-        out["artifacts"] = {"diff_rules.txt": est.diff_rules_.render(names)}
+    if getattr(est, "diff_rules_", None) is not None and est.n_rules_ <= MAX_ARTIFACT_RULES:
+        out["artifacts"] = {"diff_rules.txt": est.render_rules(names)}
+        if hasattr(est, "to_dot"):
+            out["artifacts"]["jst.dot"] = est.to_dot(names)
     return out
 
 
