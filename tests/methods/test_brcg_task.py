@@ -120,6 +120,11 @@ def test_lambda_search_in_a_run(tmp_path, data_dir):
     for tag in ("A", "B"):
         assert row[f"lambda0_{tag}"] == 0.001 and row[f"lambda1_{tag}"] in (0.001, 0.01)
         assert 0 <= row[f"lambda_val_fidelity_{tag}"] <= 1
+    grids = sorted(tmp_path.glob("artifacts/*/lambda_search_WC_RF.csv"))
+    assert grids, "the lambda search's grid is written as an artifact"
+    grid = pd.read_csv(grids[0])
+    assert len(grid) == 2 and grid["chosen"].sum() == 1
+    assert grid.loc[grid["chosen"], "lambda1"].item() == row["lambda1_A"]
 
 
 @pytest.mark.parametrize("name", ["perturbation", "perturbation_lending", "model_comparison"])

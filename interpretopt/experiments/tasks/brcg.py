@@ -242,6 +242,21 @@ def _tuned(ctx, fp: dict, params: dict, X, y, *, key: str, tag: str) -> tuple[di
     return dict(fp, lambda0=choice["lambda0"], lambda1=choice["lambda1"]), rec
 
 
+def _search_table(ctx, params, fp, X, y, key) -> str | None:
+    """The lambda search's grid (one line per point) as CSV, for the run's artifacts."""
+    import pandas as pd
+
+    tp = task_params(params, PARAMETERS)
+    if tp["lambda_grid"] is None:
+        return None
+    choice = ctx.memo("brcg/lambda-search", lambda: tune_lambdas(ctx, fp, params, X, y, key=key), key=key,
+                      rows=np.asarray(X.index), labels=y, fit=fp, grid=tp["lambda_grid"], tol=tp["lambda_tol"],
+                      min_literals=tp["min_literals"])
+    df = pd.DataFrame(choice["grid"])
+    df["chosen"] = (df["lambda0"] == choice["lambda0"]) & (df["lambda1"] == choice["lambda1"])
+    return df.to_csv(index=False)
+
+
 def _summary(prefix: str, est, X_test, y_test) -> dict:
     return {
         f"fidelity_{prefix}": float(np.mean(est.predict(X_test) == y_test)),
@@ -323,6 +338,7 @@ def _run_perturbation(ctx, params) -> dict:
     Xtr, Xte = Xdf.iloc[train], Xdf.iloc[test]
 
     yA = _model_labels(ctx, model, train)
+    fp0 = fp
     fp, tuned = _tuned(ctx, fp, params, Xtr, yA[train], key=model, tag="A")
     A = ctx.memo("brcg/A", lambda: _fit(_estimator(fp, ctx), Xtr, yA[train]), model=model, rows=train, fit=fp,
                  labels=yA[train])
@@ -376,6 +392,9 @@ def _run_perturbation(ctx, params) -> dict:
         "A_vs_B_grounded.txt": compare_rule_sets(A.rules_, Bg.rules_).render(names, ("A", "B+")),
         "perturbed_rule.txt": f"rule {k + 1} of A: {A.rules_[k].render(names)}\n",
     }
+    table = _search_table(ctx, params, fp0, Xtr, yA[train], model)
+    if table is not None:
+        out["artifacts"]["lambda_search_A.csv"] = table
     return out
 
 
@@ -392,10 +411,14 @@ def _run_compare(ctx, params) -> dict:
     Xtr, Xte = Xdf.iloc[train], Xdf.iloc[test]
     out: dict[str, Any] = {}
     fits = []
+    searches: dict[str, str] = {}
     for tag, name in zip(("A", "B"), ctx.models):
         yl = _model_labels(ctx, name, train)
         fpm, tuned = _tuned(ctx, fp, params, Xtr, yl[train], key=name, tag=tag)
         out.update(tuned)
+        table = _search_table(ctx, params, fp, Xtr, yl[train], name)
+        if table is not None:
+            searches[f"lambda_search_{name}.csv"] = table
         est = _fit(_estimator(fpm, ctx), Xtr, yl[train])
         fits.append(est)
         out[f"accuracy_{tag}"] = float(np.mean(yl[test] == ctx.y[test]))
@@ -412,5 +435,6 @@ def _run_compare(ctx, params) -> dict:
         "matching_statistical.csv": stat.to_frame(names, labels).to_csv(index=False),
         f"rules_{labels[0]}.txt": fits[0].rules_.render(names),
         f"rules_{labels[1]}.txt": fits[1].rules_.render(names),
+        **searches,
     }
     return out
