@@ -288,6 +288,7 @@ class ConfigRecord:
     cells: pd.DataFrame
     tables: dict = field(default_factory=dict)  # table name -> TableResult
     n_runs: int = 0
+    n_planned: int | None = None  # runs the config plans at this scale (stored runs may be fewer)
     n_ok: int = 0
     n_failed: int = 0
     wall_time: float = 0.0
@@ -319,6 +320,10 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
         empty = pd.DataFrame(columns=list(CELL_COLUMNS))
         return ConfigRecord(paper, str(path), None, out, empty, error=f"config does not load: {e}")  # type: ignore[arg-type]
     rec = ConfigRecord(paper, str(path), config, out, pd.DataFrame(columns=list(CELL_COLUMNS)))
+    try:
+        rec.n_planned = count_runs(config)
+    except Exception:  # a count that needs data we do not hold; the run reports the problem
+        rec.n_planned = None
     if run:
         try:
             rep = run_experiment(config, out_dir=out, n_jobs=n_jobs, scheduler=scheduler, force=force,
@@ -372,11 +377,13 @@ def _git_commit() -> str | None:
 def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] | None = None,
                   configs_root: str | os.PathLike | None = None, n_jobs: int = 1, scheduler: str | None = None,
                   force: bool = False, data_dir: str | None = None, command: str = "",
-                  progress: bool | None = False, on_config=None) -> list[ConfigRecord]:
+                  progress: bool | None = False, on_config=None, run: bool = True) -> list[ConfigRecord]:
     """Every table config of every paper at ``scale``: results under ``out/<paper>/<table>/``, then
     ``out/cells.csv``, ``out/REPORT.md`` and ``out/run_costs.json``.
 
-    ``on_config(record)`` is called after each config (the CLI prints a line).
+    ``run=False`` runs nothing: the report is made from the results already stored under
+    ``out`` (each table says how many of its planned runs are stored). ``on_config(record)`` is
+    called after each config (the CLI prints a line).
     """
     if scale not in SCALES:
         raise InterpretoptError(f"unknown scale {scale!r}; valid scales: {', '.join(SCALES)}")
@@ -387,7 +394,7 @@ def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] |
     records = []
     for paper, path in table_configs(configs_root, papers):
         rec = reproduce_config(path, scale, out / paper / path.stem, paper=paper, n_jobs=n_jobs,
-                               scheduler=scheduler, force=force, data_dir=data_dir, progress=progress)
+                               scheduler=scheduler, force=force, data_dir=data_dir, progress=progress, run=run)
         records.append(rec)
         if on_config is not None:
             on_config(rec)
@@ -453,8 +460,9 @@ def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, sca
             lines += [f"### {rel}", ""]
             if r.config is not None and r.config.description:
                 lines += [" ".join(r.config.description.split()), ""]
-            lines.append(f"Runs: {r.n_runs} ({r.n_ok} ok, {r.n_failed} failed); wall time {r.wall_time:.0f} s"
-                         + (f"; CPU {r.cpu_time:.0f} s" if r.cpu_time else "") + ".")
+            planned = "" if r.n_planned is None else f" of {r.n_planned} planned"
+            lines.append(f"Runs: {r.n_runs}{planned} ({r.n_ok} ok, {r.n_failed} failed); wall time "
+                         f"{r.wall_time:.0f} s" + (f"; CPU {r.cpu_time:.0f} s" if r.cpu_time else "") + ".")
             if r.error:
                 lines += ["", f"**Problem:** {r.error}"]
             notes = protocol_notes(r.path) if Path(r.path).is_file() else ""

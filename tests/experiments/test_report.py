@@ -135,6 +135,20 @@ def test_reproduce_all_writes_cells_report_and_costs(project):
     assert costs["imd/t1"]["smoke"]["n_runs"] == 1 and costs["imd/t1"]["smoke"]["per_run_s"] >= 0
 
 
+def test_a_report_without_running_reads_what_is_stored(project):
+    out = project / "rep"
+    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
+    (out / "REPORT.md").unlink()
+    # reduced scale plans 2 runs per table; the stored smoke run belongs to another config hash
+    records = R.reproduce_all("reduced", out, configs_root=project / "configs", papers=["imd"], run=False)
+    assert records[0].n_runs == 0 and records[0].n_planned == 2
+    assert set(records[0].cells["status"]) == {"not_run", "no_data"}
+    assert "Runs: 0 of 2 planned" in (out / "REPORT.md").read_text()
+    records = R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"], run=False)
+    assert records[0].n_runs == 1 and (records[0].cells["status"] == "compared").sum() == 1
+    assert "Runs: 1 of 1 planned" in (out / "REPORT.md").read_text()
+
+
 def test_plan_counts_runs_and_estimates_from_measured_costs(project):
     costs = {"imd/t1": {"reduced": {"per_run_s": 2.0, "n_runs": 2}}}
     df = R.plan(papers=["imd"], costs=costs, configs_root=project / "configs").set_index("scale")
