@@ -140,6 +140,9 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
     p.add_argument("--min-compared-share", default=None, metavar="X",
                    help="exit 1 when the share of compared cells among cells with data is below X, or below "
                         "the share recorded in a report file given as X=@PATH")
+    p.add_argument("--record", default=None, metavar="PATH",
+                   help="with --all: also write the report into the record file PATH (docs/reproduction.md) as "
+                        "its section for this scale, keeping the other scales' sections")
     p.add_argument("--no-run", action="store_true",
                    help="run nothing: make the tables, cells.csv and REPORT.md from the results already stored "
                         "in --out (each table says how many of its planned runs are stored)")
@@ -332,6 +335,8 @@ def cmd_reproduce(args) -> int:
         return 0
     if args.all == (args.config is not None):
         raise ConfigError("reproduce", ["give either PAPER/TABLE or --all (not both, not neither)"])
+    if args.record and not args.all:
+        raise ConfigError("reproduce", ["--record writes the report of --all; give --all"])
     if args.all:
         out = Path(args.out) if args.out else Path("results") / f"reproduction-{scale}"
         command = ("interpretopt reproduce --all --scale " + scale + "".join(f" --paper {p}" for p in args.paper or [])
@@ -350,6 +355,8 @@ def cmd_reproduce(args) -> int:
         cells = R.concat_cells(records)
         _print_cell_summary(cells)
         print(f"(report: {out / 'REPORT.md'}; cells: {out / 'cells.csv'})")
+        if args.record:
+            print(f"(record: {R.write_record(out / 'REPORT.md', args.record, scale=scale)})")
         failed = any(r.n_failed or r.error for r in records)
     else:
         path = resolve_config_path(args.config)
