@@ -10,7 +10,8 @@ import pytest
 from interpretopt.experiments import load_config, make_table, read_results, run_experiment
 from interpretopt.experiments.tasks.imd import make_variant, random_rule
 
-CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs" / "imd").glob("*.yaml"))
+REPO = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
+CONFIGS = sorted((REPO / "configs" / "imd").glob("*.yaml"))
 
 
 def test_every_imd_config_validates_and_references_name_its_rows():
