@@ -33,9 +33,11 @@ grid point is fitted on a seeded 75% of those rows and scored by its fidelity on
 25%; the chosen point is the one of *fewest literals* among those whose validation fidelity is
 within ``lambda_tol`` of the best (ties: higher fidelity, then larger lambdas), and among
 points with at least ``min_literals`` literals (per dataset label when a mapping; this is the
-mushroom exception) when any reaches it. A, B (and, in ``compare``, both rule sets) are then
-fitted on all training rows with the chosen lambdas; ``lambda0_used``/``lambda1_used`` and
-the validation fidelity are recorded in every row.
+mushroom exception) when any reaches it, and never an empty rule set unless all are empty.
+A, B (and, in ``compare``, both rule sets) are then fitted on all training rows with the
+chosen lambdas; ``lambda0_A``/``lambda1_A`` (``_B`` for the second model of ``compare``), the
+validation fidelity and the search's time are recorded in every row, and the whole grid in
+the artifact ``lambda_search_<model>.csv``.
 
 Parameters: the task's own (:data:`PARAMETERS`: ``experiment``, ``test_size``, ``p``,
 ``grounded_form``) and every parameter of :class:`~interpretopt.methods.brcg.BRCGClassifier`
@@ -170,12 +172,16 @@ def select_lambdas(points: list[dict], *, tol: float = 0.01, min_literals: int =
     """The grid point the lambda search chooses (see the module docstring).
 
     ``points``: one dict per grid point with ``lambda0``, ``lambda1``, ``fidelity`` (validation)
-    and ``n_literals``. Among the points with at least ``min_literals`` literals (all points
-    when none has), those within ``tol`` of the best validation fidelity; of these the one
-    with fewest literals, then highest fidelity, then largest ``lambda0 + lambda1``.
+    and ``n_literals``. Empty rule sets are dropped unless every point is empty. Among the
+    points with at least ``min_literals`` literals (all points when none has), those within
+    ``tol`` of the best validation fidelity; of these the one with fewest literals, then
+    highest fidelity, then largest ``lambda0 + lambda1``.
     """
     if not points:
         raise InputError("the lambda search needs at least one grid point")
+    # an empty rule set (the constant "else" label) explains nothing and leaves no rule to perturb:
+    # it is chosen only when every point is empty
+    points = [q for q in points if q["n_literals"] > 0] or list(points)
     pool = [q for q in points if q["n_literals"] >= min_literals] or list(points)
     best = max(q["fidelity"] for q in pool)
     near = [q for q in pool if q["fidelity"] >= best - tol - 1e-12]

@@ -99,6 +99,14 @@ def test_select_lambdas_criterion():
         select_lambdas([])
 
 
+def test_select_lambdas_never_picks_an_empty_rule_set():
+    """Regression: on imbalanced labels the empty rule set (all 'else') can be within tol of the best fidelity."""
+    pts = [_pt(1e-2, 1e-2, 0.850, 0), _pt(1e-3, 1e-3, 0.855, 4), _pt(1e-4, 1e-4, 0.856, 20)]
+    assert select_lambdas(pts, tol=0.01) == pts[1]
+    empty = [_pt(1e-2, 1e-2, 0.85, 0), _pt(1e-3, 1e-3, 0.84, 0)]
+    assert select_lambdas(empty, tol=0.01) == empty[0]
+
+
 def test_lambda_grid_is_checked():
     assert _grid({"lambda0": [0.1, 0.2], "lambda1": 0.5}) == [(0.1, 0.5), (0.2, 0.5)]
     with pytest.raises(InputError, match="keys 'lambda0' and 'lambda1'"):
