@@ -217,3 +217,30 @@ def test_random_rules_support():
         for c in r:
             cov &= H.evaluate_condition(X, c)
         assert cov.mean() >= 0.02
+
+
+def _syn(n, seed):
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.normal(size=(n, 6)), rng.integers(0, 4, size=(n, 3))]).astype(float)
+    score = X[:, 0] + 0.7 * X[:, 6] - 0.5 * X[:, 1] + 0.4 * X[:, 2] * X[:, 3] + 0.5 * rng.normal(size=n)
+    return X, A.rank_scores(score)
+
+
+def test_annealing_against_greedy_and_random_walk_at_equal_steps():
+    """Fixed pools, T = 500 steps each: the annealing (K = 0.03, linear cooling) beats the best state
+    of a random walk; against greedy hill climbing from the same start it is within 0.01 on average
+    (measured: 0.003 below it at the published K = 0.03, 0.001 above it at K = 0.003)."""
+    means = {"linear": [], "greedy": [], "random_walk": []}
+    for seed in range(2):
+        X, ranks = _syn(1500, seed)
+        pool = H.pair_rule_pool(X, ranks, H.discrete_mask(X))
+        for s in (0.1, 0.3):
+            for M in (3, 5):
+                for sched in means:
+                    v = [H.anneal_rule_list(pool, ranks, s, M, n_iter=500, schedule=sched, keep="best",
+                                            rng=np.random.default_rng(r)).value for r in range(2)]
+                    means[sched].append(np.mean(v))
+    lin, greedy, walk = (np.array(means[k]) for k in ("linear", "greedy", "random_walk"))
+    assert lin.mean() > walk.mean() + 0.003
+    assert (lin >= walk - 1e-12).mean() >= 0.75
+    assert lin.mean() >= greedy.mean() - 0.01
