@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections import OrderedDict
 from numbers import Integral, Real
 
 import numpy as np
@@ -203,12 +202,8 @@ def run(ctx) -> dict:
 
 # ----------------------------------------------------------------------------- shared per split
 
-_CACHE: "OrderedDict[str, object]" = OrderedDict()
-_CACHE_MAX = 256
-
-
 def _cached(ctx, kind: str, make, **deps):
-    """``make()`` once per key: in this process (LRU) and, when the run writes an output
+    """``make()`` once per key: in this process (``ctx.memo``) and, when the run writes an output
     directory, in ``<out>/abbr-cache/<kind>-<key>.pkl`` for every later process or worker.
 
     The key hashes the dataset (label, rows and values of X and y), the config seed and
@@ -223,18 +218,16 @@ def _cached(ctx, kind: str, make, **deps):
 
     key = hashlib.sha1(json.dumps(digest([kind, ctx.dataset_label, ctx.seed_for("abbr-cache"), ctx.X, ctx.y,
                                           deps]), sort_keys=True).encode()).hexdigest()[:24]
-    if key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]
-    path = ctx.out_dir / "abbr-cache" / f"{kind}-{key}.pkl" if getattr(ctx, "out_dir", None) else None
-    value = None
-    if path is not None and path.is_file():
-        try:
-            with open(path, "rb") as fh:
-                value = pickle.load(fh)
-        except Exception:
-            value = None
-    if value is None:
+    out_dir = getattr(ctx, "out_dir", None)
+    path = out_dir / "abbr-cache" / f"{kind}-{key}.pkl" if out_dir else None
+
+    def load_or_make():
+        if path is not None and path.is_file():
+            try:
+                with open(path, "rb") as fh:
+                    return pickle.load(fh)
+            except Exception:
+                pass
         value = make()
         if path is not None:
             try:
@@ -245,10 +238,9 @@ def _cached(ctx, kind: str, make, **deps):
                 os.replace(tmp, path)
             except OSError:
                 pass
-    _CACHE[key] = value
-    while len(_CACHE) > _CACHE_MAX:
-        _CACHE.popitem(last=False)
-    return value
+        return value
+
+    return ctx.memo(f"abbr/{kind}", load_or_make, key=key)
 
 
 def _split_scores(ctx, model_name: str, bb_rows, search_rows, test):
