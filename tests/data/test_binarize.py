@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from sklearn.base import clone
@@ -221,3 +221,23 @@ def test_binarizer_shapes_and_nan(bad, match):
         return
     with pytest.raises(InputError, match=match):
         QuantileBinarizer().fit(bad)
+
+
+# ----------------------------------------------------------------------------- the family's threshold rule
+def test_splitting_thresholds_keep_the_distinct_cuts_inside_min_max():
+    from interpretopt.data import splitting_thresholds
+
+    v = np.array([1.0, 2.0, 2.0, 5.0])
+    assert splitting_thresholds([5.0, 0.5, 2.0, 2.0, 1.0, 4.9], v).tolist() == [1.0, 2.0, 4.9]
+    assert splitting_thresholds([1.0], np.array([])).tolist() == []
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 10_000), nt=st.integers(1, 12))
+def test_quantile_binarizer_thresholds_are_the_familys(seed, nt):
+    from interpretopt.data import quantile_thresholds
+
+    rng = np.random.default_rng(seed)
+    x = rng.exponential(size=40).round(1)
+    b = QuantileBinarizer(n_thresholds=nt).fit(x.reshape(-1, 1))
+    assert np.array_equal(b.thresholds_[0], quantile_thresholds(x, np.arange(1, nt + 1) / (nt + 1)))
