@@ -96,16 +96,7 @@ def _quantile_thresholds(col: np.ndarray, qs) -> list[float]:
 def threshold_conditions(X: np.ndarray, discrete: np.ndarray, n_thresholds: int = 9) -> ConditionTable:
     """Conditions for exhaustive enumeration: ``==`` per value of a discrete feature; ``<=`` and ``>``
     at the k/(n_thresholds+1) quantiles of a numerical one."""
-    qs = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-    conds: list = []
-    for j in range(X.shape[1]):
-        col = X[:, j]
-        if discrete[j]:
-            conds += [(j, "==", float(v)) for v in np.unique(col)]
-        else:
-            for t in _quantile_thresholds(col, qs):
-                conds += [(j, "<=", t), (j, ">", t)]
-    return _table(X, conds)
+    return checklist_conditions(X, discrete, np.arange(1, n_thresholds + 1) / (n_thresholds + 1))
 
 
 def checklist_conditions(X: np.ndarray, discrete: np.ndarray,
