@@ -94,8 +94,11 @@ def test_table1_smoke_runs_end_to_end(tmp_path, data_dir):
 
 def test_make_variant_names():
     assert type(make_variant("imd", {"alpha": 0.5}, 0)).__name__ == "IMDExplainer"
-    assert make_variant("imd", {"alpha": 0.5}, 0).divergence == "general"
-    assert make_variant("imd", {}, 0).divergence == "simplified"
+    # the divergence is chosen by alpha (None: eq. 6; a number: eq. 5), the estimator's own default
+    assert make_variant("imd", {"alpha": 0.5}, 0)._alpha() == 0.5
+    assert make_variant("imd", {}, 0)._alpha() is None
+    assert make_variant("direct_dt", {"max_depth": 3}, 7).get_params() == {"max_depth": 3, "criterion": "gini",
+                                                                           "random_state": 7}
     assert make_variant("brcg_diff", {"construction": "union"}, 0).construction == "union"
     with pytest.raises(ValueError, match="valid"):
         make_variant("nope", {}, 0)
