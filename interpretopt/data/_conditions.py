@@ -11,7 +11,7 @@ checklists from it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -72,13 +72,18 @@ class ConditionTable:
 
     conditions: list
     cover: np.ndarray  # bool (J, n)
+    #: |C| before the filter of eq. 11 (-1: unknown), seconds per phase, key set by the estimator
+    n_raw: int = -1
+    timings: dict = field(default_factory=dict)
+    key: str | None = None
 
     def __len__(self) -> int:
         return len(self.conditions)
 
     def subset(self, idx) -> "ConditionTable":
         idx = np.asarray(idx, dtype=int)
-        return ConditionTable([self.conditions[i] for i in idx], self.cover[idx])
+        return ConditionTable([self.conditions[i] for i in idx], self.cover[idx], self.n_raw, dict(self.timings),
+                              self.key)
 
 
 def _table(X: np.ndarray, conds: list) -> ConditionTable:
