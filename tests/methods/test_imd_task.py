@@ -22,7 +22,8 @@ CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs" / "imd").glob(
 def test_every_imd_config_validates_and_references_name_its_rows():
     assert {p.stem for p in CONFIGS} >= {"table1", "table2", "table3", "table6", "table7", "table8", "importance",
                                          "refinement_depths", "depth_sweep", "alpha_sweep", "perturbation"}
-    summary_rows = {"mean rank", "p (Wilcoxon vs imd)", "# imd greater", "% change from imd"}
+    summary_rows = {"mean rank"} | {f"{r} {b}" if r.startswith("%") else r.format(b) for b in ("imd", "separate")
+                                    for r in ("p (Wilcoxon vs {})", "# {} greater", "% change from")}
     for path in CONFIGS:
         cfg = load_config(path)
         labels = {d.label for d in cfg.datasets}
