@@ -99,10 +99,14 @@ def test_table1_smoke_runs_end_to_end(tmp_path, data_dir):
     assert set(df.models) == {"KN1-GNB", "LR-DT1", "LR-GNB", "DT2-KN2"}
     assert (df.scale == "smoke").all()
     table = make_table(df, cfg.tables[1])
-    assert table.comparison is not None and table.comparison["ours"].notna().sum() == 8
-    assert set(table.comparison.dropna(subset=["ours"]).pair_ours) == {"KN1-GNB", "LR-DT1", "LR-GNB", "DT2-KN2"}
-    assert (table.comparison.dropna(subset=["ours"]).pair_ours
-            == table.comparison.dropna(subset=["ours"]).pair_paper).all()
+    assert table.comparison is not None
+    cells = table.comparison[table.comparison.row.str.contains(" / ")]  # the per-pair cells
+    summary = table.comparison[~table.comparison.row.str.contains(" / ")]  # Section 5.1's % change and p
+    assert cells["ours"].notna().sum() == 8
+    assert set(summary.row) == {"% change from separate", "p (Wilcoxon vs separate)"}
+    assert summary["ours"].notna().all() and set(summary.column) == {"imd"}
+    assert set(cells.dropna(subset=["ours"]).pair_ours) == {"KN1-GNB", "LR-DT1", "LR-GNB", "DT2-KN2"}
+    assert (cells.dropna(subset=["ours"]).pair_ours == cells.dropna(subset=["ours"]).pair_paper).all()
     from interpretopt.experiments.tables import to_markdown
 
     md = to_markdown(table)
