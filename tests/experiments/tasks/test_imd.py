@@ -16,7 +16,8 @@ TABLE4 = {"adult": (41034, 13), "bankm": (10578, 7), "banknote": (1372, 4), "dia
           "waveform": (5000, 40), "eye": (10936, 26), "whitewine": (4898, 11), "redwine": (1599, 11)}
 # datasets whose Table 4 count is the raw count although the files hold duplicate rows
 RAW_COUNT_LABELS = {"banknote", "magic", "heloc", "redwine", "whitewine"}
-CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs" / "imd").glob("*.yaml"))
+REPO = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
+CONFIGS = sorted((REPO / "configs" / "imd").glob("*.yaml"))
 
 
 def test_every_imd_config_validates_and_references_name_its_rows():
@@ -118,8 +119,11 @@ def test_table1_smoke_runs_end_to_end(tmp_path, data_dir):
 
 def test_make_variant_names():
     assert type(make_variant("imd", {"alpha": 0.5}, 0)).__name__ == "IMDExplainer"
-    assert make_variant("imd", {"alpha": 0.5}, 0).divergence == "general"
-    assert make_variant("imd", {}, 0).divergence == "simplified"
+    # the divergence is chosen by alpha (None: eq. 6; a number: eq. 5), the estimator's own default
+    assert make_variant("imd", {"alpha": 0.5}, 0)._alpha() == 0.5
+    assert make_variant("imd", {}, 0)._alpha() is None
+    assert make_variant("direct_dt", {"max_depth": 3}, 7).get_params() == {"max_depth": 3, "criterion": "gini",
+                                                                           "random_state": 7}
     assert make_variant("brcg_diff", {"construction": "union"}, 0).construction == "union"
     with pytest.raises(ValueError, match="valid"):
         make_variant("nope", {}, 0)

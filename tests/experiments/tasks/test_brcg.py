@@ -10,7 +10,8 @@ import pytest
 
 from interpretopt.experiments.tasks.brcg import exclusive_region, perturb_labels
 
-CONFIGS = Path(__file__).resolve().parents[2] / "configs" / "whatchanged"
+REPO = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
+CONFIGS = REPO / "configs" / "whatchanged"
 
 
 def test_exclusive_region_and_perturbation():
