@@ -9,7 +9,7 @@ says what it *found* and what it *proved*:
 * :class:`RestrictedMaster` -- LP (1)-(3) of :mod:`interpretopt.formulations.brcg` over
   the current clauses, on merged weighted rows (samples with the same literal pattern and
   label are one row), columns appended in place and the LP re-solved warm;
-* pricers (:class:`BeamPricing`, :class:`MilpPricing`, :class:`BeamThenMilp`) --
+* pricers (:class:`BeamPricing`, :class:`MilpPricing`, :class:`BnbPricing`, :class:`BeamThenMilp`) --
   ``price(duals, ...)`` returns columns of negative reduced cost and, when it has one, a
   valid lower bound on the reduced cost of every clause it did not return;
 * :func:`~interpretopt.formulations.brcg.lagrangian_bound` turns the duals and that bound
@@ -49,12 +49,13 @@ __all__ = [
     "PricingResult",
     "BeamPricing",
     "MilpPricing",
+    "BnbPricing",
     "BeamThenMilp",
     "IntegerMaster",
     "column_generation",
 ]
 
-PRICING_STRATEGIES = ("beam", "milp", "beam+milp")
+PRICING_STRATEGIES = ("beam", "milp", "beam+milp", "bnb", "beam+bnb")
 STOP_REASONS = ("proven_optimal", "heuristic_pricing_exhausted", "pricing_time_limit", "pricing_no_progress",
                 "time_limit", "iteration_limit")
 _DUAL_LP_SOLVERS = ("highs", "ortools_glop")
@@ -375,8 +376,45 @@ class MilpPricing:
                              exact=True, timed_out=timed_out, best_clause=clause, result=res, method="milp")
 
 
+class BnbPricing:
+    """Exact pricing by best-first branch and bound over literals (:mod:`interpretopt.heuristics.clause_bnb`).
+
+    Returns up to ``max_columns`` clauses below the cutoff (several improving columns per
+    call) and, from the same search, a lower bound on the reduced cost of every clause that
+    is not a master column: when the search completes, ``rc_outside`` proves that no other
+    clause prices below the cutoff; when it stops at its time limit, the least bound of its
+    queue keeps ``rc_outside`` valid.
+    """
+
+    exact = True
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, *, max_literals: int, max_columns: int,
+                 exclude: Sequence[tuple] = (), time_limit: float = 10.0,
+                 clock: Callable[[], float] | None = None) -> None:
+        from interpretopt.heuristics.clause_bnb import ClauseBranchAndBound
+
+        self.search = ClauseBranchAndBound(X, y)
+        self.D, self.max_columns = int(max_literals), int(max_columns)
+        self.ground = {tuple(sorted(int(j) for j in c)) for c in exclude}
+        self.time_limit, self.clock = float(time_limit), clock
+        self.build_time = 0.0
+        self.n_nodes = 0
+
+    def price(self, r, a, b, *, exclude: Iterable[tuple] = (), time_limit: float | None = None,
+              rc_tol: float = 0.0, start=None, cutoff: float = 0.0) -> PricingResult:
+        cutoff = min(float(cutoff), -float(rc_tol))
+        limit = self.time_limit if time_limit is None else min(self.time_limit, float(time_limit))
+        res = self.search.search(r, a, b, max_literals=self.D, max_columns=self.max_columns,
+                                 exclude=set(exclude) | self.ground, cutoff=cutoff, time_limit=limit,
+                                 clock=self.clock)
+        self.n_nodes += res.n_nodes
+        return PricingResult(columns=list(res.clauses), reduced_costs=np.asarray(res.reduced_costs, dtype=float),
+                             rc_outside=res.rc_lower_bound, exact=True, timed_out=not res.complete,
+                             best_clause=res.best_clause, method="bnb")
+
+
 class BeamThenMilp:
-    """The beam every iteration; the exact MILP when the beam finds nothing (it also gives the bound)."""
+    """The beam every iteration; the exact pricer (MILP or branch and bound) when the beam finds nothing."""
 
     exact = True
 
@@ -393,7 +431,7 @@ class BeamThenMilp:
                               cutoff=cutoff)
         return PricingResult(columns=out.columns, reduced_costs=out.reduced_costs, rc_outside=out.rc_outside,
                              exact=True, timed_out=out.timed_out, best_clause=out.best_clause, result=out.result,
-                             method="beam+milp")
+                             method="beam+" + out.method)
 
 
 # ----------------------------------------------------------------------------- the integer master
@@ -556,9 +594,12 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     spec : MasterSpec
     max_literals : int
         ``D``, the largest clause.
-    pricing : {"beam", "milp", "beam+milp"}
+    pricing : {"beam", "milp", "beam+milp", "bnb", "beam+bnb"}
         Beam search only (heuristic, nothing proven); the exact pricing MILP every
-        iteration; or the beam every iteration and the MILP when the beam finds nothing.
+        iteration; the beam every iteration and the MILP when the beam finds nothing; or the
+        same two with the exact branch and bound over literals
+        (:mod:`interpretopt.heuristics.clause_bnb`: several columns per call, no MILP
+        solver needed) in place of the MILP.
     beam_width, columns_per_iter : int
     max_iter : int
         Most pricing rounds.
@@ -566,7 +607,7 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         Limit of the column-generation loop (seconds of ``clock``); the solvers get the time
         that remains.
     milp_time_limit : float
-        Limit of one pricing MILP call.
+        Limit of one exact pricing call (MILP or branch and bound).
     mip_time_limit : float or None
         Limit of the integer master.
     solver : {"highs", "ortools_glop"}
@@ -600,7 +641,7 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     check_lp_solver(solver)
     pricing_solver = pricing_solver or "highs"
     mip_solver = mip_solver or "highs"
-    if pricing != "beam":
+    if pricing in ("milp", "beam+milp"):
         check_milp_solver(pricing_solver)
     S = _solvers()
     settings = settings if settings is not None else S.SolveSettings()
@@ -634,12 +675,15 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     timings["build"] += time.perf_counter() - t0
 
     beam = (BeamPricing(X, max_literals=max_literals, width=beam_width, max_columns=columns_per_iter)
-            if pricing in ("beam", "beam+milp") else None)
-    milp = (MilpPricing(X, yu, max_literals=max_literals, exclude=exclude_ground, solver=pricing_solver,
-                        settings=settings, time_limit=milp_time_limit)
-            if pricing in ("milp", "beam+milp") else None)
-    pricer = beam if pricing == "beam" else milp if pricing == "milp" else BeamThenMilp(beam, milp)
-
+            if pricing.startswith("beam") else None)
+    milp = None
+    if pricing in ("milp", "beam+milp"):
+        milp = MilpPricing(X, yu, max_literals=max_literals, exclude=exclude_ground, solver=pricing_solver,
+                           settings=settings, time_limit=milp_time_limit)
+    elif pricing in ("bnb", "beam+bnb"):
+        milp = BnbPricing(X, yu, max_literals=max_literals, max_columns=columns_per_iter, exclude=exclude_ground,
+                          time_limit=milp_time_limit, clock=clock)
+    pricer = beam if pricing == "beam" else milp if beam is None else BeamThenMilp(beam, milp)
     history: list[dict] = []
     stop_reason = "iteration_limit"
     proven = False

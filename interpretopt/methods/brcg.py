@@ -75,10 +75,12 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         Clause complexity ``c_k`` in the bound ``C``.
     max_literals : int, default 10
         Largest clause (beam depth / ``D`` of the pricing MILP).
-    pricing : {"beam", "milp", "beam+milp"}, default "beam"
+    pricing : {"beam", "milp", "beam+milp", "bnb", "beam+bnb"}, default "beam"
         Beam search every iteration (fast, a heuristic: nothing is proven, as AIX360); the
         exact MILP every iteration; or the beam every iteration and the exact MILP (behind
         ``milp_time_limit``) when the beam finds nothing, which can prove the LP solved.
+        ``"bnb"`` / ``"beam+bnb"`` use an exact branch and bound over literals instead of
+        the MILP (several columns per call, a valid bound even when its limit stops it).
     beam_width : int, default 5
     columns_per_iter : int, default 10
     max_iter : int, default 100
@@ -87,7 +89,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         integer master still runs (under ``mip_time_limit``) over the clauses the last LP
         saw; ``stop_reason_`` says ``"time_limit"``.
     milp_time_limit : float, default 10
-        Limit of one pricing MILP call.
+        Limit of one exact pricing call (MILP or branch and bound).
     mip_time_limit : float or None, default 60
         Limit of the final integer master.
     solver : {"highs", "ortools_glop"}, default "highs"
