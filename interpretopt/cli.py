@@ -44,7 +44,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
         from interpretopt.solvers import describe_solvers
 
         rows = [_as_dict(r) for r in describe_solvers()]
-        _print_table(rows, [c for c in ("name", "available", "version", "lp", "milp", "duals", "description")
+        from interpretopt.solvers import Capabilities
+
+        _print_table(rows, [c for c in ("name", "available", "version", *Capabilities.FIELDS, "description")
                             if rows and c in rows[0]])
     elif what == "methods":
         from interpretopt.methods import list_methods

@@ -25,7 +25,7 @@ from interpretopt._validation import (
     HasMethods,
     Interval,
     Options,
-    SolverOptions,
+    CapableSolvers,
     StrOptions,
     check_fitted,
     check_solver,
@@ -36,7 +36,6 @@ from interpretopt._validation import (
 from interpretopt.exceptions import InputError
 from interpretopt.formulations import brcg as F
 from interpretopt.methods._colgen import (
-    _DUAL_LP_SOLVERS,
     PRICING_STRATEGIES,
     STOP_REASONS,
     CGResult,
@@ -164,7 +163,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "milp_time_limit": [Interval(Real, 0, None, closed="neither")],
         "mip_time_limit": [Interval(Real, 0, None, closed="neither"), None],
-        "solver": [SolverOptions(set(_DUAL_LP_SOLVERS), provides="LP duals on an incremental model")],
+        "solver": [CapableSolvers(("lp", "duals", "incremental"), provides="LP duals on an incremental model")],
         "pricing_solver": [str, None],
         "mip_solver": [str, None],
         "binarizer": [StrOptions({"quantile", "tree", "passthrough"}), HasMethods(["fit", "transform"])],
