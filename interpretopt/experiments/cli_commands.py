@@ -140,6 +140,12 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
     p.add_argument("--min-compared-share", default=None, metavar="X",
                    help="exit 1 when the share of compared cells among cells with data is below X, or below "
                         "the share recorded in a report file given as X=@PATH")
+    p.add_argument("--record", default=None, metavar="PATH",
+                   help="with --all: also write the report into the record file PATH (docs/reproduction.md) as "
+                        "its section for this scale, keeping the other scales' sections")
+    p.add_argument("--no-run", action="store_true",
+                   help="run nothing: make the tables, cells.csv and REPORT.md from the results already stored "
+                        "in --out (each table says how many of its planned runs are stored)")
     _add_run_options(p)
     p.set_defaults(func=cmd_reproduce)
 
@@ -329,9 +335,12 @@ def cmd_reproduce(args) -> int:
         return 0
     if args.all == (args.config is not None):
         raise ConfigError("reproduce", ["give either PAPER/TABLE or --all (not both, not neither)"])
+    if args.record and not args.all:
+        raise ConfigError("reproduce", ["--record writes the report of --all; give --all"])
     if args.all:
         out = Path(args.out) if args.out else Path("results") / f"reproduction-{scale}"
-        command = "interpretopt reproduce --all --scale " + scale + "".join(f" --paper {p}" for p in args.paper or [])
+        command = ("interpretopt reproduce --all --scale " + scale + "".join(f" --paper {p}" for p in args.paper or [])
+                   + (" --no-run" if args.no_run else ""))
 
         def progress(rec):
             ok = "ok" if not rec.error else f"problem: {rec.error[:120]}"
@@ -341,17 +350,21 @@ def cmd_reproduce(args) -> int:
 
         records = R.reproduce_all(scale, out, papers=args.paper, n_jobs=args.n_jobs, scheduler=args.scheduler,
                                   force=args.force, data_dir=data_dir, command=command,
-                                  progress=False if args.quiet else None, on_config=progress)
+                                  progress=False if args.quiet else None, on_config=progress,
+                                  run=not args.no_run)
         cells = R.concat_cells(records)
         _print_cell_summary(cells)
         print(f"(report: {out / 'REPORT.md'}; cells: {out / 'cells.csv'})")
+        if args.record:
+            print(f"(record: {R.write_record(out / 'REPORT.md', args.record, scale=scale)})")
         failed = any(r.n_failed or r.error for r in records)
     else:
         path = resolve_config_path(args.config)
         config = _load(args)
         out = _out_dir(args, config)
         rec = R.reproduce_config(path, scale, out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
-                                 data_dir=data_dir, progress=False if args.quiet else None, plots=False)
+                                 data_dir=data_dir, progress=False if args.quiet else None, plots=False,
+                                 run=not args.no_run)
         if rec.run_summary:
             print(rec.run_summary)
         if rec.error:

@@ -12,9 +12,8 @@ Schema (every key except ``name``, ``method``/``methods`` and ``datasets`` is op
     method: imd                      # task name: brcg | imd | crl | abbr | mtrepan | noop | sleep | cpu | dummy_tree
     params:                          # lists expand to a grid; a scalar is a one-point axis
       max_depth: [3, 6]
-      variant: [jst, separate]
+      variant: [imd, separate]
       alpha: 0.01
-      features: [[0, 1, 2]]          # a list *value* is written as a one-element list of lists
       brcg: {time_limit: 120}        # a mapping is one value (JSON-like, nested)
     # or, several methods in one experiment (each with its own grid):
     # methods:
@@ -65,14 +64,14 @@ Schema (every key except ``name``, ``method``/``methods`` and ``datasets`` is op
         higher_is_better: true
         tests: [wilcoxon, friedman, holm]   # also wins (# rows the baseline beats a column) and
                                      # pct_change (mean over rows of 100 (column - baseline) / baseline)
-        baseline: jst                # column compared by wilcoxon (default: the first)
+        baseline: imd                # column compared by wilcoxon (default: the first)
         pair: models                 # a column printed beside each row label (e.g. the model pair)
         filter: {max_depth: 6}       # keep rows whose columns equal these values (a list = any of)
         digits: 3
         reference:                   # published numbers, printed as "paper" beside ours
           source: "Haldar et al. (2023), Table 1"
           values:
-            "breast_cancer / max": {jst: 0.93, separate: 0.91}   # row label: values joined by " / "
+            "breast_cancer / max": {imd: 0.93, separate: 0.91}   # row label: values joined by " / "
     plots:
       - name: f1_vs_depth
         kind: line                   # line | bar | tradeoff
@@ -88,7 +87,7 @@ Schema (every key except ``name``, ``method``/``methods`` and ``datasets`` is op
         title: "F1 against depth"
 
 Run names are ``method[param=value,...]@dataset/models/rep`` with the parameters sorted
-by name (``imd[max_depth=6,variant=jst]@adult/RF1-GNB/0``); ``models`` is ``-`` when the
+by name (``imd[max_depth=6,variant=imd]@adult/RF1-GNB/0``); ``models`` is ``-`` when the
 experiment names no model.
 
 Tables, filters and plots name result columns: every parameter by its own name, every

@@ -49,7 +49,7 @@ from interpretopt.experiments.config import SCALES, ExperimentConfig, TableSpec
 __all__ = [
     "CELL_COLUMNS", "PAPERS", "DEFAULT_TOLERANCE", "ConfigRecord", "table_configs", "protocol_notes",
     "count_runs", "cell_records", "summarize_cells", "reproduce_config", "reproduce_all", "write_report",
-    "plan", "read_costs", "compared_share", "concat_cells",
+    "plan", "read_costs", "compared_share", "concat_cells", "write_record",
 ]
 
 CELL_COLUMNS = ("paper", "table", "row", "column", "paper_value", "paper_std", "ours", "ours_std", "n_runs", "scale",
@@ -288,6 +288,7 @@ class ConfigRecord:
     cells: pd.DataFrame
     tables: dict = field(default_factory=dict)  # table name -> TableResult
     n_runs: int = 0
+    n_planned: int | None = None  # runs the config plans at this scale (stored runs may be fewer)
     n_ok: int = 0
     n_failed: int = 0
     wall_time: float = 0.0
@@ -296,6 +297,7 @@ class ConfigRecord:
     error: str = ""
     figures: list = field(default_factory=list)
     run_summary: str = ""
+    commits: list = field(default_factory=list)  # the git commits the stored runs were made at
 
 
 def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.PathLike, *, paper: str = "",
@@ -319,6 +321,10 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
         empty = pd.DataFrame(columns=list(CELL_COLUMNS))
         return ConfigRecord(paper, str(path), None, out, empty, error=f"config does not load: {e}")  # type: ignore[arg-type]
     rec = ConfigRecord(paper, str(path), config, out, pd.DataFrame(columns=list(CELL_COLUMNS)))
+    try:
+        rec.n_planned = count_runs(config)
+    except Exception:  # a count that needs data we do not hold; the run reports the problem
+        rec.n_planned = None
     if run:
         try:
             rep = run_experiment(config, out_dir=out, n_jobs=n_jobs, scheduler=scheduler, force=force,
@@ -340,6 +346,8 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
             rec.per_run_time = float(wt.mean()) if wt.notna().any() else None
         if "cpu_time" in results.columns:
             rec.cpu_time = float(pd.to_numeric(results["cpu_time"], errors="coerce").fillna(0).sum())
+        if "git_commit" in results.columns:
+            rec.commits = sorted({str(c) for c in results["git_commit"].dropna()})
         for spec in config.tables:
             try:
                 rec.tables[spec.name] = make_table(results, spec)
@@ -372,11 +380,13 @@ def _git_commit() -> str | None:
 def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] | None = None,
                   configs_root: str | os.PathLike | None = None, n_jobs: int = 1, scheduler: str | None = None,
                   force: bool = False, data_dir: str | None = None, command: str = "",
-                  progress: bool | None = False, on_config=None) -> list[ConfigRecord]:
+                  progress: bool | None = False, on_config=None, run: bool = True) -> list[ConfigRecord]:
     """Every table config of every paper at ``scale``: results under ``out/<paper>/<table>/``, then
     ``out/cells.csv``, ``out/REPORT.md`` and ``out/run_costs.json``.
 
-    ``on_config(record)`` is called after each config (the CLI prints a line).
+    ``run=False`` runs nothing: the report is made from the results already stored under
+    ``out`` (each table says how many of its planned runs are stored). ``on_config(record)`` is
+    called after each config (the CLI prints a line).
     """
     if scale not in SCALES:
         raise InterpretoptError(f"unknown scale {scale!r}; valid scales: {', '.join(SCALES)}")
@@ -387,7 +397,7 @@ def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] |
     records = []
     for paper, path in table_configs(configs_root, papers):
         rec = reproduce_config(path, scale, out / paper / path.stem, paper=paper, n_jobs=n_jobs,
-                               scheduler=scheduler, force=force, data_dir=data_dir, progress=progress)
+                               scheduler=scheduler, force=force, data_dir=data_dir, progress=progress, run=run)
         records.append(rec)
         if on_config is not None:
             on_config(rec)
@@ -453,8 +463,11 @@ def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, sca
             lines += [f"### {rel}", ""]
             if r.config is not None and r.config.description:
                 lines += [" ".join(r.config.description.split()), ""]
-            lines.append(f"Runs: {r.n_runs} ({r.n_ok} ok, {r.n_failed} failed); wall time {r.wall_time:.0f} s"
-                         + (f"; CPU {r.cpu_time:.0f} s" if r.cpu_time else "") + ".")
+            planned = "" if r.n_planned is None else f" of {r.n_planned} planned"
+            lines.append(f"Runs: {r.n_runs}{planned} ({r.n_ok} ok, {r.n_failed} failed)"
+                         + (f"; wall time {r.wall_time:.0f} s" if r.wall_time else "")
+                         + (f"; CPU {r.cpu_time:.0f} s" if r.cpu_time else "")
+                         + (f"; run at commit {', '.join(r.commits)}" if r.commits else "") + ".")
             if r.error:
                 lines += ["", f"**Problem:** {r.error}"]
             notes = protocol_notes(r.path) if Path(r.path).is_file() else ""
@@ -485,6 +498,65 @@ def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, sca
                     lines += [f"![{Path(fig).stem}]({rp.as_posix()})", ""]
     path = out / "REPORT.md"
     path.write_text("\n".join(lines).rstrip() + "\n")
+    return path
+
+
+# ----------------------------------------------------------------------------- record
+
+RECORD_TITLE = "# Reproduction record"
+_RECORD_INTRO = """\
+What `interpretopt reproduce --all` gave on this project's own machine, one section per scale,
+each written by the command it names (`--record docs/reproduction.md`). The reduced-scale
+section is the reproduction record: ours beside every published cell we hold data for. The
+smoke-scale section is what CI checks: `interpretopt reproduce --all --scale smoke
+--min-compared-share @docs/reproduction.md` fails when fewer cells are compared than it records.
+Refresh a section whenever a method's results change."""
+
+
+def _section_markers(scale: str) -> tuple[str, str]:
+    return f"<!-- begin {scale} scale -->", f"<!-- end {scale} scale -->"
+
+
+def write_record(report: str | os.PathLike, record: str | os.PathLike, *, scale: str,
+                 summary_only: bool | None = None) -> Path:
+    """Put ``report`` (a ``REPORT.md``) into the record file ``record`` as its ``scale`` section.
+
+    The other scales' sections are kept; headings move one level down; figure links, which
+    point into the run directory, become the figure's name. ``summary_only`` (default: for
+    smoke) keeps the report's header and summary only.
+    """
+    text = Path(report).read_text()
+    summary_only = (scale == "smoke") if summary_only is None else summary_only
+    lines = text.splitlines()
+    if summary_only:
+        cut = next((i for i, ln in enumerate(lines) if ln.startswith("## ") and not ln.startswith("## Summary")),
+                   len(lines))
+        lines = lines[:cut]
+    body = []
+    for ln in lines:
+        if ln.startswith("#"):
+            ln = "#" + ln
+        if ln.startswith("![") and "](" in ln:
+            ln = f"(figure `{ln[2:ln.index(']')]}` in the run directory)"
+        body.append(ln)
+    begin, end = _section_markers(scale)
+    section = "\n".join([begin, *body, end])
+    path = Path(record)
+    old = path.read_text() if path.is_file() else f"{RECORD_TITLE}\n\n{_RECORD_INTRO}\n"
+    if begin in old and end in old:
+        new = old[:old.index(begin)] + section + old[old.index(end) + len(end):]
+    else:
+        order = [s for s in SCALES if s != scale]
+        # sections in the order reduced, smoke, full; a new one goes before the first later scale present
+        rank = {"reduced": 0, "smoke": 1, "full": 2}
+        later = [_section_markers(s)[0] for s in order if rank[s] > rank[scale] and _section_markers(s)[0] in old]
+        if later:
+            at = min(old.index(m) for m in later)
+            new = old[:at] + section + "\n\n" + old[at:]
+        else:
+            new = old.rstrip() + "\n\n" + section + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(new)
     return path
 
 

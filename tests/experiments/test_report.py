@@ -135,6 +135,37 @@ def test_reproduce_all_writes_cells_report_and_costs(project):
     assert costs["imd/t1"]["smoke"]["n_runs"] == 1 and costs["imd/t1"]["smoke"]["per_run_s"] >= 0
 
 
+def test_a_report_without_running_reads_what_is_stored(project):
+    out = project / "rep"
+    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
+    (out / "REPORT.md").unlink()
+    # reduced scale plans 2 runs per table; the stored smoke run belongs to another config hash
+    records = R.reproduce_all("reduced", out, configs_root=project / "configs", papers=["imd"], run=False)
+    assert records[0].n_runs == 0 and records[0].n_planned == 2
+    assert set(records[0].cells["status"]) == {"not_run", "no_data"}
+    assert "Runs: 0 of 2 planned" in (out / "REPORT.md").read_text()
+    records = R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"], run=False)
+    assert records[0].n_runs == 1 and (records[0].cells["status"] == "compared").sum() == 1
+    assert "Runs: 1 of 1 planned" in (out / "REPORT.md").read_text()
+
+
+def test_the_record_keeps_one_section_per_scale(project):
+    out, record = project / "rep", project / "docs" / "reproduction.md"
+    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
+    R.write_record(out / "REPORT.md", record, scale="smoke")
+    text = record.read_text()
+    assert text.startswith(R.RECORD_TITLE) and "<!-- compared-share smoke: 0.5000 -->" in text
+    assert "### imd/t1" not in text  # smoke keeps the summary only
+    R.reproduce_all("reduced", out, configs_root=project / "configs", papers=["imd"])
+    R.write_record(out / "REPORT.md", record, scale="reduced")
+    R.write_record(out / "REPORT.md", record, scale="reduced")  # a refresh replaces its own section
+    text = record.read_text()
+    assert text.count("<!-- begin reduced scale -->") == 1 and text.count("<!-- begin smoke scale -->") == 1
+    assert text.index("begin reduced scale") < text.index("begin smoke scale")
+    assert "#### imd/t1" in text and "## Reproduction report: reduced scale" in text
+    assert "compared-share smoke: 0.5000" in text and "compared-share reduced:" in text
+
+
 def test_plan_counts_runs_and_estimates_from_measured_costs(project):
     costs = {"imd/t1": {"reduced": {"per_run_s": 2.0, "n_runs": 2}}}
     df = R.plan(papers=["imd"], costs=costs, configs_root=project / "configs").set_index("scale")
@@ -187,6 +218,7 @@ def test_cli_plan_runs_nothing(project, capsys):
     (["reproduce", "--all", "--smoke", "--min-compared-share", "1.5"], "must be a number in [0, 1] or @PATH, got '1.5'"),
     (["reproduce", "--all", "--smoke", "--min-compared-share", "@nofile.md"], "no such file 'nofile.md'"),
     (["reproduce", "--all", "--paper", "nope"], "unknown paper(s) ['nope']"),
+    (["reproduce", "imd/t1", "--smoke", "--record", "r.md"], "--record writes the report of --all"),
 ])
 def test_cli_reproduce_bad_input(project, capsys, argv, message):
     assert _cli(*argv) == 2

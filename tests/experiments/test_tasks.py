@@ -35,10 +35,6 @@ GRIDS = {
 _VOLATILE = ("wall_time", "cpu_time", "started_at", "finished_at", "host", "warnings")
 
 
-# the imd task is being rewritten with its method; it declares its parameters when that lands
-PENDING_SCHEMA = {"imd"}
-
-
 def test_every_method_task_has_a_grid_here():
     assert set(GRIDS) == set(METHOD_TASKS)
 
@@ -76,7 +72,7 @@ def test_grid_in_both_orders_gives_identical_rows(method, tmp_path):
     assert _module_state(method) == state, "the task keeps state of its own between runs; use ctx.memo"
 
 
-@pytest.mark.parametrize("method", sorted(set(GRIDS) - PENDING_SCHEMA))
+@pytest.mark.parametrize("method", sorted(GRIDS))
 def test_each_task_declares_its_parameters(method):
     accepted = accepted_parameters(method)
     assert accepted, f"task {method} declares no parameters"
@@ -91,6 +87,10 @@ def test_each_task_declares_its_parameters(method):
     ("crl", {"learner": "corel"}, "'learner' parameter .* Got 'corel'"),
     ("abbr", {"s": 1.5}, "'s' parameter .* Got 1.5"),
     ("mtrepan", {"depth": 5, "grow_depth": 3}, "depth 5 exceeds grow_depth 3"),
+    ("imd", {"max_dept": 2}, "has no parameter 'max_dept' \\(did you mean 'max_depth'\\?\\)"),
+    ("imd", {"variant": "jst"}, "'variant' parameter .* Got 'jst'"),
+    ("imd", {"variant": "imd", "alpha": 1.5}, "'alpha' parameter .* Got 1.5"),
+    ("imd", {"variant": "brcg_diff", "brcg": {"lamda0": 0.1}}, "lamda0"),
 ])
 def test_a_config_typo_fails_at_load_time(method, params, match):
     """Regression: `max_dept: 2` ran at depth 6 and was stored as ok; `lamda0: 0.5` ran the default."""

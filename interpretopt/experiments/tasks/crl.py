@@ -7,7 +7,9 @@ same complexity budget, Appendix A's "number of conditions < 20" (``max_conditio
 
 * ``learner: crl`` -- :class:`~interpretopt.methods.crl.CompanionRuleList`; the black box's
   answers on the training rows are out-of-fold predictions of ``oof_folds`` black boxes fitted
-  on the other training rows (cached and shared between runs); ``alpha: auto`` is Algorithm 2
+  on the other training rows (cached and shared between runs; the default 2 is the authors' code,
+  ``paper/baselines/base_models.py``, where a black box trained on each half of the training fold
+  answers the other half); ``alpha: auto`` is Algorithm 2
   (the highest training AUTAC among the alphas whose list has fewer than ``max_conditions``
   conditions; ``cap_met`` is false when no alpha does). The list ends in a default rule
   (``default_rule``), so it reaches transparency 1.
@@ -54,7 +56,8 @@ _SHARE = [Interval(Real, 0, 1, closed="neither")]
 _POSINT = [Interval(Integral, 1, None, closed="left")]
 PARAMETERS = {
     "learner": Param([StrOptions({"crl", "corels", "sbrl", "cart", "c45"})], "crl", "the learner of the run"),
-    "oof_folds": Param([Interval(Integral, 2, None, closed="left")], 5, "folds of the out-of-fold black-box answers"),
+    "oof_folds": Param([Interval(Integral, 2, None, closed="left")], 2,
+                       "folds of the out-of-fold black-box answers (2: the authors' two cross-fitted halves)"),
     "n_folds": Param([Interval(Integral, 2, None, closed="left")], 5, "folds of the cross-validation (rep = fold)"),
     "validation_size": Param(_SHARE, 0.25, "tuning share of the training fold (baseline_tuning: validation)"),
     "baseline_mining": Param([StrOptions({"learner", "pool"})], "learner", "PairedRuleList's mining"),

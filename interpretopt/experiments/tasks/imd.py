@@ -7,10 +7,12 @@
     max_min_accuracy_gap``) are trained on the 70/30 split used for pair selection (key
     ``pair_selection``, repetition 0). The unlabelled data is split 70/30 per repetition
     (key ``diff``); the diff model ``variant`` is fitted on the 70% part, labelled by the
-    two models, and scored on the 30% part. Parameters: ``variant`` (``imd``,
-    ``separate``, ``direct_dt``, ``direct_gb``, ``brcg_diff``), ``max_depth`` (6),
-    ``refine`` (0; IMD only), ``alpha`` (IMD: ``None`` = eq. 6, a number = eq. 5),
-    ``criterion`` (``entropy``), ``brcg`` (dict of BRCG parameters).
+    two models, and scored on the 30% part. Parameters: the task's own (:data:`PARAMETERS`:
+    ``variant`` (``imd``, ``separate``, ``direct_dt``, ``direct_gb``, ``brcg_diff``), ``brcg``
+    (BRCGClassifier parameters of BRCG Diff), ...) and any parameter of the variant's estimator,
+    passed on by name (``max_depth``, ``criterion``, ``refine``, ``alpha``: ``None`` = eq. 6, a
+    number = eq. 5, ...; the estimators' defaults otherwise). Every name is checked when the
+    config loads.
     Returns ``diffs, precision, recall, f1, n_rules, n_predicates`` (and, for the surrogate
     methods, ``fidelity1, fidelity2, n_or_nodes, n_shared, height``), ``fit_seconds``.
 
@@ -49,39 +51,59 @@ its ``diff_rules.txt`` artifact gives every rule with its support and precision.
 from __future__ import annotations
 
 import time
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
-__all__ = ["run", "make_variant"]
+from interpretopt._validation import Interval, StrOptions
+from interpretopt.experiments.tasks import Param, estimator_params, task_params
+from interpretopt.methods.imd import BRCGDiff, DirectDT, DirectGB, IMDExplainer, SeparateSurrogates
+
+__all__ = ["run", "make_variant", "VARIANTS", "EXPERIMENTS", "PARAMETERS"]
 
 VARIANTS = ("imd", "separate", "direct_dt", "direct_gb", "brcg_diff")
+EXPERIMENTS = ("diff", "accuracy", "importance", "perturbation")
 MAX_ARTIFACT_RULES = 300  # larger rule sets (separate surrogates at depth 10) are not written out
+
+PARAMETERS = {
+    "experiment": Param([StrOptions(set(EXPERIMENTS))], "diff", "what the run measures (module docstring)"),
+    "variant": Param([StrOptions(set(VARIANTS))], "imd", "the diff model"),
+    "brcg": Param([dict, None], None, "BRCGClassifier parameters of BRCG Diff (its brcg_params)"),
+    "perturb_model": Param([str], "RF1", "model class of the perturbation experiment (Appendix F.8)"),
+    "flip_prob": Param([Interval(Real, 0, 1, closed="both")], 1.0, "label-flip probability inside the rule"),
+    "threshold": Param([Interval(Real, 0, 1, closed="both")], 0.3, "similarity that counts as a recovery"),
+}
+ESTIMATORS = (IMDExplainer, SeparateSurrogates, DirectDT, DirectGB, BRCGDiff)
+SET_BY_TASK = ("random_state", "brcg_params")
+_CLASSES = dict(zip(VARIANTS, ESTIMATORS))
+
+
+def check(params) -> None:
+    """The ``brcg`` parameters of BRCG Diff are BRCGClassifier parameters."""
+    from interpretopt._validation import check_params
+    from interpretopt.methods.brcg import BRCGClassifier
+
+    brcg = task_params(params, PARAMETERS)["brcg"]
+    if brcg:
+        check_params(BRCGClassifier, dict(brcg))
 
 
 def make_variant(variant: str, params: dict, seed: int):
-    """The diff model of one run."""
-    from interpretopt.methods.imd import BRCGDiff, DirectDT, DirectGB, IMDExplainer, SeparateSurrogates
-
-    max_depth = int(params.get("max_depth", 6))
-    criterion = params.get("criterion", "entropy")
-    if variant == "imd":
-        alpha = params.get("alpha")
-        return IMDExplainer(max_depth=max_depth, criterion=criterion,
-                            divergence="simplified" if alpha is None else "general",
-                            alpha=None if alpha is None else float(alpha), refine=int(params.get("refine", 0)))
-    if variant == "separate":
-        return SeparateSurrogates(max_depth=max_depth, criterion=criterion)
-    if variant == "direct_dt":
-        return DirectDT(max_depth=max_depth, random_state=seed % (2**31))
-    if variant == "direct_gb":
-        return DirectGB(max_depth=max_depth, random_state=seed % (2**31))
+    """The unfitted diff model of one run: every estimator parameter of ``params`` is passed on by
+    name (the estimator's own defaults otherwise); the task sets only the seed and BRCG Diff's
+    ``brcg_params`` (from ``brcg``, seeded unless it gives ``random_state``)."""
+    if variant not in _CLASSES:
+        raise ValueError(f"unknown IMD variant {variant!r}; valid: {', '.join(VARIANTS)}")
+    cls = _CLASSES[variant]
+    kwargs = estimator_params(params, cls, exclude=SET_BY_TASK)
+    if "random_state" in cls._parameter_constraints:
+        kwargs["random_state"] = seed % (2**31)
     if variant == "brcg_diff":
-        brcg = dict(params.get("brcg") or {})
+        brcg = dict(task_params(params, PARAMETERS)["brcg"] or {})
         brcg.setdefault("random_state", seed % (2**31))
-        return BRCGDiff(brcg_params=brcg, grounded=bool(params.get("grounded", True)),
-                        construction=params.get("construction", "xor"))
-    raise ValueError(f"unknown IMD variant {variant!r}; valid: {', '.join(VARIANTS)}")
+        kwargs["brcg_params"] = brcg
+    return cls(**kwargs)
 
 
 def _black_boxes(ctx):
@@ -92,12 +114,9 @@ def _black_boxes(ctx):
 
 
 def run(ctx) -> dict:
-    mode = ctx.params.get("experiment", "diff")
     modes = {"diff": _run_diff, "perturbation": _run_perturbation, "accuracy": _run_accuracy,
              "importance": _run_importance}
-    if mode not in modes:
-        raise ValueError(f"params.experiment must be one of {', '.join(modes)}, got {mode!r}")
-    return modes[mode](ctx)
+    return modes[task_params(ctx.params, PARAMETERS)["experiment"]](ctx)
 
 
 def _run_accuracy(ctx) -> dict:
@@ -133,7 +152,7 @@ def importance_agreement(imp: np.ndarray, model_imps: list, k: int = 5) -> dict:
 def _run_importance(ctx) -> dict:
     import json
 
-    variant = ctx.params.get("variant", "imd")
+    variant = task_params(ctx.params, PARAMETERS)["variant"]
     if variant not in ("imd", "direct_dt"):
         raise ValueError(f"experiment 'importance' compares 'imd' and 'direct_dt', got {variant!r}")
     m1, m2 = _black_boxes(ctx)
@@ -172,7 +191,7 @@ def _fit_and_score(est, X_tr, y1_tr, y2_tr, X_te, y1_te, y2_te) -> dict:
 
 
 def _run_diff(ctx) -> dict:
-    variant = ctx.params.get("variant", "imd")
+    variant = task_params(ctx.params, PARAMETERS)["variant"]
     m1, m2 = _black_boxes(ctx)
     X = ctx.X
     y1, y2 = np.asarray(m1.predict(X)), np.asarray(m2.predict(X))
@@ -224,12 +243,11 @@ def _run_perturbation(ctx) -> dict:
     classes = np.unique(y)
     if classes.size != 2:
         return {"skipped": "the perturbation experiment uses binary tasks only"}
-    variant = ctx.params.get("variant", "imd")
+    variant = task_params(ctx.params, PARAMETERS)["variant"]
     if variant not in ("imd", "separate"):
         raise ValueError(f"the perturbation experiment compares 'imd' and 'separate', got {variant!r}")
-    name = ctx.params.get("perturb_model", "RF1")
-    p = float(ctx.params.get("flip_prob", 1.0))
-    threshold = float(ctx.params.get("threshold", 0.3))
+    tp = task_params(ctx.params, PARAMETERS)
+    name, p, threshold = tp["perturb_model"], float(tp["flip_prob"]), float(tp["threshold"])
     train, test = ctx.split(test_size=0.3, key="models", rep=0)
     # one rule per repetition, the same for every model class, probability and variant
     from interpretopt.experiments.runner import hash_seed

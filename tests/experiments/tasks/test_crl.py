@@ -11,7 +11,8 @@ import pytest
 from interpretopt.experiments.config import load_config, parse_config
 from interpretopt.experiments.runner import run_experiment
 
-CONFIGS = Path(__file__).resolve().parents[2] / "configs" / "crl"
+REPO = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
+CONFIGS = REPO / "configs" / "crl"
 
 
 def test_task_runs_all_learners(tmp_path):

@@ -10,7 +10,8 @@ import pytest
 from interpretopt.experiments import load_config, make_table, read_results, run_experiment
 from interpretopt.experiments.tasks.mtrepan import make_translator, release_split
 
-CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs" / "mtrepan").glob("*.yaml"))
+REPO = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
+CONFIGS = sorted((REPO / "configs" / "mtrepan").glob("*.yaml"))
 
 
 def test_every_mtrepan_config_validates_and_carries_the_papers_numbers():

@@ -10,7 +10,8 @@ import pytest
 from interpretopt.experiments import load_config, make_table, read_results, run_experiment
 from interpretopt.experiments.tasks.imd import make_variant, random_rule
 
-CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs" / "imd").glob("*.yaml"))
+REPO = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
+CONFIGS = sorted((REPO / "configs" / "imd").glob("*.yaml"))
 
 
 def test_every_imd_config_validates_and_references_name_its_rows():
@@ -88,8 +89,11 @@ def test_table1_smoke_runs_end_to_end(tmp_path, data_dir):
 
 def test_make_variant_names():
     assert type(make_variant("imd", {"alpha": 0.5}, 0)).__name__ == "IMDExplainer"
-    assert make_variant("imd", {"alpha": 0.5}, 0).divergence == "general"
-    assert make_variant("imd", {}, 0).divergence == "simplified"
+    # the divergence is chosen by alpha (None: eq. 6; a number: eq. 5), the estimator's own default
+    assert make_variant("imd", {"alpha": 0.5}, 0)._alpha() == 0.5
+    assert make_variant("imd", {}, 0)._alpha() is None
+    assert make_variant("direct_dt", {"max_depth": 3}, 7).get_params() == {"max_depth": 3, "criterion": "gini",
+                                                                           "random_state": 7}
     assert make_variant("brcg_diff", {"construction": "union"}, 0).construction == "union"
     with pytest.raises(ValueError, match="valid"):
         make_variant("nope", {}, 0)

@@ -11,7 +11,8 @@ config_mod = pytest.importorskip("interpretopt.experiments.config")
 runner = pytest.importorskip("interpretopt.experiments.runner")
 results = pytest.importorskip("interpretopt.experiments.results")
 
-CONFIGS = Path(__file__).resolve().parents[2] / "configs" / "abbr"
+REPO = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
+CONFIGS = REPO / "configs" / "abbr"
 
 
 def _config(methods):

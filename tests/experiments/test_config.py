@@ -281,5 +281,5 @@ def test_docstring_example_validates():
     text = "\n".join(line[4:] for line in doc[start:end].splitlines())
     c = parse_config(yaml.safe_load(text), "docstring")
     assert c.name == "imd_table1" and c.pairs.select == "max_min_accuracy_gap"
-    assert c.tables[0].reference.values["breast_cancer / max"]["jst"] == 0.93
+    assert c.tables[0].reference.values["breast_cancer / max"]["imd"] == 0.93
     assert c.with_smoke().methods[0].params["max_depth"] == (3,)
