@@ -75,7 +75,10 @@ def test_certify_bounds_annealing(data):
     est = RuleListSearch(s=0.15, L=2, M=2, n_iter=100, n_thresholds=3, random_state=0).fit(X, model)
     cert = est.certify(max_rules=8)
     assert cert["status"] == "optimal"
-    assert cert["objective"] >= est.abbr_ - 1e-7 or cert["n_rules"] < len(est.pool_)
+    assert cert["pool"] == ("restricted" if len(est.pool_) > 8 else "filtered")
+    # the annealed list is in the restricted pool and is the MIP start, so the optimum is never below it
+    assert cert["start_value"] == pytest.approx(est.abbr_, abs=1e-9)
+    assert cert["objective"] >= est.abbr_ - 1e-7
     # the certified list, re-evaluated from scratch, has the certified value
     covers = est.pool_.cover_matrix(list(cert["rules"]))
     assert A.abbr_at_support(covers, est._train_ranks, 0.15) == pytest.approx(cert["objective"], abs=1e-6)
@@ -121,3 +124,58 @@ def test_bad_black_box_and_empty_pools(data):
         ChecklistSearch(min_abbr=0.999).fit(X, model)
     with pytest.raises(InputError, match="K"):
         ChecklistSearch(K=0).fit(X, model)
+
+
+def test_certify_covers_the_whole_filtered_pool_by_default(data):
+    pytest.importorskip("interpretopt.solvers")
+    X, _, model = data
+    est = RuleListSearch(s=0.15, L=3, M=3, n_iter=100, n_trees=10, random_state=1).fit(X, model)
+    cert = est.certify()
+    assert cert["pool"] == "filtered" and cert["n_rules"] == cert["pool_rules"] == len(est.pool_)
+    assert cert["start_value"] == pytest.approx(est.abbr_, abs=1e-9)
+    assert cert["status"] == "optimal" and cert["objective"] >= est.abbr_ - 1e-7
+    assert cert["bound"] >= cert["objective"] - 1e-7
+
+
+def test_shared_pool_is_reused_and_checked(data):
+    X, _, model = data
+    base = RuleListSearch(s=0.1, L=3, M=3, n_trees=10, n_iter=100, random_state=0)
+    pool = base.build_pool(X, model, random_state=7)
+    a = RuleListSearch(s=0.2, L=3, M=5, n_trees=10, n_iter=100, random_state=1).fit(X, model, pool=pool)
+    b = RuleListSearch(s=0.2, L=3, M=5, n_trees=10, n_iter=100, random_state=1).fit(X, model, pool=pool)
+    assert a.pool_ is pool and a.rule_indices_ == b.rule_indices_ and a.abbr_ == b.abbr_
+    assert a.n_pool_ == pool.n_raw and a.n_filtered_ == len(pool) and "pool_shared" in a.timings_
+    with pytest.raises(InputError, match="pool parameters"):
+        RuleListSearch(s=0.2, L=4, M=5, n_trees=10).fit(X, model, pool=pool)
+    with pytest.raises(InputError, match="other data"):
+        RuleListSearch(s=0.2, L=3, M=5, n_trees=10).fit(X[:300], model, pool=pool)
+    table = ChecklistSearch(s=0.1, K=3).build_conditions(X, model)
+    c1 = ChecklistSearch(s=0.2, K=5, n_iter=100, random_state=0).fit(X, model, conditions=table)
+    c2 = ChecklistSearch(s=0.2, K=5, n_iter=100, random_state=0).fit(X, model)
+    assert c1.conditions_ == c2.conditions_ and c1.threshold_ == c2.threshold_
+    with pytest.raises(InputError, match="condition parameters"):
+        ChecklistSearch(min_abbr=0.6).fit(X, model, conditions=table)
+
+
+def test_rendered_explanations_carry_per_rule_statistics(data):
+    X, _, model = data
+    est = RuleListSearch(s=0.15, L=3, M=3, n_iter=100, n_trees=10, random_state=0).fit(X, model)
+    tab = est.explanation_table()
+    assert list(tab["part"])[-1] == "rule list" and len(tab) == len(est.rules_) + 1
+    ranks = A.rank_scores(model.predict_proba(X)[:, 1])
+    covers = est.rule_covers(X)
+    for j in range(covers.shape[1]):
+        assert tab["support"][j] == pytest.approx(covers[:, j].mean())
+        assert tab["abbr"][j] == pytest.approx(A.abbr(covers[:, j], ranks))
+    m = len(ranks) - int(np.floor(0.15 * len(ranks))) + 1
+    assert tab["consistency"].iloc[-1] == pytest.approx(A.consistency(covers.any(axis=1), ranks, m))
+    assert tab["support"].iloc[-1] == pytest.approx(est.support_)
+    text = est.render()
+    assert "support" in text and "ABBR" in text and "consistency" in text
+    assert "support" not in est.render(stats=False)
+    ck = ChecklistSearch(s=0.2, K=3, n_iter=100, random_state=0).fit(X, model)
+    ct = ck.explanation_table(X, model)
+    assert ct["part"].iloc[-1] == f"at least {ck.threshold_} of 3" and len(ct) == 4
+    assert ct["support"].iloc[-1] == pytest.approx(ck.support_)
+    with pytest.raises(InputError, match="both"):
+        est.explanation_table(X)

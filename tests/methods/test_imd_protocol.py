@@ -112,6 +112,37 @@ def test_xor_dnf_is_exactly_the_disagreement(A, B):
     assert np.array_equal(got, want)
 
 
+def _absorb_pairs(terms):
+    """Slow reference: keep a distinct term unless a shorter-or-equal kept one is a subset of it."""
+    uniq = sorted(dict.fromkeys(terms), key=len)
+    kept = []
+    for t in uniq:
+        if not any(set(k.conditions) <= set(t.conditions) for k in kept):
+            kept.append(t)
+    return kept
+
+
+@settings(max_examples=80, deadline=None)
+@given(terms=st.lists(st.lists(_lit, min_size=0, max_size=4).map(lambda cs: Conjunction(tuple(cs))), max_size=30))
+def test_absorption_equals_the_all_pairs_reference(terms):
+    from interpretopt.methods.imd import _absorb
+
+    assert _absorb(terms) == _absorb_pairs(terms)
+
+
+def test_a_disagreement_dnf_blow_up_fails_fast():
+    """Regression: on a smoke run the XOR of two 10-rule sets expanded for over 20 minutes before the
+    size check (made after absorbing every step's terms) could fire."""
+    from interpretopt.exceptions import InterpretoptError
+
+    A = RuleSet(tuple(Conjunction((Condition(j, "<=", 0.5), Condition(j + 10, ">", 0.5), Condition(j + 20, "<=", 0.5)))
+                      for j in range(10)))
+    B = RuleSet(tuple(Conjunction((Condition(j + 30, "<=", 0.5), Condition(j + 40, ">", 0.5),
+                                   Condition(j + 50, "<=", 0.5))) for j in range(10)))
+    with pytest.raises(InterpretoptError, match="exceeds max_terms=500"):
+        xor_dnf(A, B, max_terms=500)
+
+
 def test_xor_dnf_of_constant_rule_sets():
     true, false = RuleSet((Conjunction(()),)), RuleSet(())
     r = RuleSet((Conjunction((Condition(0, "<=", 1.0),)),))
