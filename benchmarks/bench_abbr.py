@@ -102,7 +102,7 @@ def grid(datasets, splits: int) -> None:
         c0 = time.process_time()
         bb = RandomForestClassifier(n_estimators=500, random_state=0, n_jobs=1).fit(X[bb_rows], y[bb_rows])
         c1 = time.process_time()
-        sc, sc_test = bb.predict_proba(X[search])[:, 1], bb.predict_proba(X[test])[:, 1]
+        sc, _sc_test = bb.predict_proba(X[search])[:, 1], bb.predict_proba(X[test])[:, 1]
         c2 = time.process_time()
         fit_s, predict_s = c1 - c0, c2 - c1
         shared = {"pool": 0.0, "search": 0.0}

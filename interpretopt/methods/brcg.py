@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import check_is_fitted
 
 from interpretopt._validation import (
     RANDOM_STATE,

@@ -244,3 +244,16 @@ def test_annealing_against_greedy_and_random_walk_at_equal_steps():
     assert lin.mean() > walk.mean() + 0.003
     assert (lin >= walk - 1e-12).mean() >= 0.75
     assert lin.mean() >= greedy.mean() - 0.01
+
+
+def test_abbr_annealing_starts_from_the_M_highest_abbr_rules():
+    rng = np.random.default_rng(3)
+    n = 200
+    X = np.column_stack([rng.normal(size=(n, 3)), rng.integers(0, 3, size=(n, 2))]).astype(float)
+    ranks = A.rank_scores(X[:, 0] + 0.7 * X[:, 3] + 0.3 * rng.normal(size=n))
+    pool = H.pair_rule_pool(X, ranks, H.discrete_mask(X), n_thresholds=3)
+    res = H.anneal_rule_list(pool, ranks, 0.2, 4, n_iter=20, rng=np.random.default_rng(0))
+    ab = np.array([A.abbr(pool.cover(i), ranks) for i in range(len(pool))])
+    init_abbr = np.sort(ab[list(res.init_rules)])[::-1]
+    assert len(res.init_rules) == 4
+    assert np.allclose(init_abbr, np.sort(ab)[::-1][:4], atol=1e-12)
