@@ -212,6 +212,14 @@ def test_cli_plan_runs_nothing(project, capsys):
     assert not (project / "results").exists()
 
 
+def test_cli_plan_shows_a_config_that_does_not_load(project, capsys):
+    """Regression: one config that failed to load crashed --plan (int() of a NaN run count)."""
+    (project / "configs" / "crl" / "t2.yaml").write_text("name: broken\nmethod: dummy_tree\n")
+    assert _cli("reproduce", "--plan", "--paper", "crl") == 0
+    text = capsys.readouterr().out
+    assert "crl/t2" in text and "config does not load" in text and "crl/t1" in text
+
+
 @pytest.mark.parametrize("argv, message", [
     (["reproduce"], "give either PAPER/TABLE or --all"),
     (["reproduce", "imd/t1", "--all"], "give either PAPER/TABLE or --all"),
