@@ -13,6 +13,17 @@ with the objective recomputed from scratch at every step (the tests' reference e
 instead of the incremental update; ``scratch/incr`` is that ratio.
 
     python benchmarks/bench_abbr.py [--rows 30000] [--repeat 1] [--n-jobs 1]
+
+``--grid DATASET [DATASET ...]``: the CPU cost of one split of the whole Table 2 grid
+(s in {0.1, 0.2} x (L in {2, 3, 4} x M in {3, 5} rule lists + K in {5, 7} checklists) = 16
+searches) as the ``abbr`` task runs it: the RF500 black box fitted once on half of the 70%
+training split (30,000 rows at most), its scores kept, one pool per L and one condition table
+shared by every s, M and K. Reference measured in the same run: the same 16 searches each
+building its own pool / conditions and re-predicting the black box (the per-run cost without
+sharing); ``unshared/shared`` is that ratio. Printed: CPU seconds per phase, and the CPU hours
+of the full grid (100 splits) extrapolated from this split, with the wall time on 2 cores.
+
+    python benchmarks/bench_abbr.py --grid adult heloc [--splits 100]
 """
 
 from __future__ import annotations
@@ -69,8 +80,74 @@ def scratch_anneal_seconds(est, n_iter: int) -> tuple[float, float]:
     return time.perf_counter() - t0, res.best_value
 
 
+def grid(datasets, splits: int) -> None:
+    from sklearn.ensemble import RandomForestClassifier
+
+    from interpretopt.data import load_dataset, train_test_indices
+    from interpretopt.methods.abbr import ChecklistSearch, RuleListSearch
+
+    opts = {"heloc": {"drop_all_missing": False}, "readmission": {"outcome": "within_30"}}
+    print(f"Table 2 grid, one split per dataset, CPU seconds (process time); load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    total_hours = 0.0
+    for name in datasets:
+        ds = load_dataset(name, **opts.get(name, {}))
+        if len(ds.y) > 30000:
+            ds = ds.subsample(30000, 0)
+        X, y = ds.numeric(), ds.y
+        train, test = train_test_indices(len(y), 0.3, 0, stratify=y)
+        perm = np.random.default_rng(0).permutation(train)
+        bb_rows, search = np.sort(perm[: len(train) // 2]), np.sort(perm[len(train) // 2:])
+        Xs = ds.X.iloc[search].reset_index(drop=True)
+        c0 = time.process_time()
+        bb = RandomForestClassifier(n_estimators=500, random_state=0, n_jobs=1).fit(X[bb_rows], y[bb_rows])
+        c1 = time.process_time()
+        sc, _sc_test = bb.predict_proba(X[search])[:, 1], bb.predict_proba(X[test])[:, 1]
+        c2 = time.process_time()
+        fit_s, predict_s = c1 - c0, c2 - c1
+        shared = {"pool": 0.0, "search": 0.0}
+        pools = {}
+        for L in (2, 3, 4):
+            t = time.process_time()
+            pools[L] = RuleListSearch(L=L).build_pool(Xs, sc, random_state=L)
+            shared["pool"] += time.process_time() - t
+        t = time.process_time()
+        table = ChecklistSearch().build_conditions(Xs, sc)
+        shared["pool"] += time.process_time() - t
+        unshared = 0.0
+        for s in (0.1, 0.2):
+            for L in (2, 3, 4):
+                for M in (3, 5):
+                    t = time.process_time()
+                    RuleListSearch(s=s, L=L, M=M, random_state=0).fit(Xs, sc, pool=pools[L])
+                    shared["search"] += time.process_time() - t
+                    t = time.process_time()
+                    bb.predict_proba(X[search]), bb.predict_proba(X[test])
+                    RuleListSearch(s=s, L=L, M=M, random_state=0).fit(Xs, sc)
+                    unshared += time.process_time() - t
+            for K in (5, 7):
+                t = time.process_time()
+                ChecklistSearch(s=s, K=K, random_state=0).fit(Xs, sc, conditions=table)
+                shared["search"] += time.process_time() - t
+                t = time.process_time()
+                bb.predict_proba(X[search]), bb.predict_proba(X[test])
+                ChecklistSearch(s=s, K=K, random_state=0).fit(Xs, sc)
+                unshared += time.process_time() - t
+        per_split = fit_s + predict_s + shared["pool"] + shared["search"]
+        ref = fit_s + unshared
+        hours = per_split * splits / 3600.0
+        total_hours += hours
+        print(f"{name:<12} rows {len(search):>6}  black box fit {fit_s:7.1f}  predict {predict_s:5.1f}  pools "
+              f"{shared['pool']:6.1f}  16 searches {shared['search']:6.1f}  = {per_split:7.1f} s/split  "
+              f"(unshared {ref:7.1f}; unshared/shared {ref / per_split:4.2f}x)  x{splits} splits = {hours:5.2f} CPU h")
+    print(f"grid total {total_hours:.2f} CPU h = {total_hours / 2:.2f} h wall on 2 cores "
+          f"({'under' if total_hours / 2 < 1 else 'OVER'} the 1 h target)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--grid", nargs="+", metavar="DATASET", help="CPU cost of one split of the Table 2 grid")
+    ap.add_argument("--splits", type=int, default=100)
     ap.add_argument("--rows", type=int, default=30000)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--n-jobs", type=int, default=1, help="threads of the rank forest (L >= 3)")
@@ -78,6 +155,9 @@ def main() -> None:
     args = ap.parse_args()
     if not os.environ.get("INTERPRETOPT_DATA"):
         raise SystemExit("set INTERPRETOPT_DATA to the dataset directory")
+    if args.grid:
+        grid(args.grid, args.splits)
+        return
 
     from interpretopt.methods.abbr import ChecklistSearch, RuleListSearch
 

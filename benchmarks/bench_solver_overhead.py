@@ -176,7 +176,7 @@ def overhead(n: int, n_cols: int, repeat: int) -> None:
                      ("solve(model, 'highs')  [Pyomo interface]", t_pyomo)]:
         print(f"  {label:42s} {t * 1e3:9.1f} ms  {t / t_raw:5.2f}x   (+{(t - t_raw) * 1e3:.1f} ms)")
     per_raw, per_ours = t_re_raw / n_re, t_re_ours / n_re
-    print(f"  warm re-solve after a cost change (x and duals read back), per solve:")
+    print("  warm re-solve after a cost change (x and duals read back), per solve:")
     print(f"  {'  highspy changeColCost + run':42s} {per_raw * 1e3:9.2f} ms   1.00x")
     print(f"  {'  IncrementalModel set_costs + solve':42s} {per_ours * 1e3:9.2f} ms  {per_ours / per_raw:5.2f}x"
           f"   (+{(per_ours - per_raw) * 1e3:.2f} ms per solve)")

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import difflib
 import numbers
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 

@@ -43,9 +43,19 @@ def _cmd_list(args: argparse.Namespace) -> int:
     elif what == "solvers":
         from interpretopt.solvers import describe_solvers
 
+        from interpretopt.methods.brcg import solver_roles
+
         rows = [_as_dict(r) for r in describe_solvers()]
-        _print_table(rows, [c for c in ("name", "available", "version", "lp", "milp", "duals", "description")
+        for r in rows:
+            r["brcg"] = solver_roles(r["name"], lp=bool(r.get("lp")), milp=bool(r.get("milp")),
+                                     duals=bool(r.get("duals")))
+        _print_table(rows, [c for c in ("name", "available", "version", "lp", "milp", "duals", "brcg", "description")
                             if rows and c in rows[0]])
+        print("\nbrcg: the roles a solver can fill in BRCG column generation: master = the master LP (LP duals on an "
+              "incremental model), pricing = the pricing MILP (pricing_solver), integer = the integer master "
+              "(mip_solver). *: ortools_cpsat solves integer models only and both MILPs have continuous variables; "
+              "it fills them only with options={'ortools_cpsat': {'discretize_continuous': True}} and then proves "
+              "no optimum.")
     elif what == "methods":
         from interpretopt.methods import list_methods
 

@@ -11,7 +11,7 @@ import pytest
 from sklearn.base import clone, is_classifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from interpretopt.estimator_checks import check_instance, check_instances, expected_failed_checks
+from interpretopt.estimator_checks import check_instance, expected_failed_checks
 from interpretopt.exceptions import InputError, NotFittedError
 from interpretopt.methods import ESTIMATORS
 

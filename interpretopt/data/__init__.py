@@ -6,14 +6,19 @@
   (``breast_cancer``), synthetic (``waveform21``, ``waveform40``, ``circle``) and files placed in a
   data directory (``INTERPRETOPT_DATA`` or ``data_dir=``), each with its own cleaning.
 - :func:`dataset_from_frame` / :func:`dataset_from_csv` for user data.
-- :class:`QuantileBinarizer` / :class:`TreeBinarizer`: scikit-learn transformers to 0/1 columns,
-  each column one :class:`~interpretopt.rules.Condition`.
+- The binarizer family (one threshold rule, :func:`splitting_thresholds` /
+  :func:`quantile_thresholds`): :class:`QuantileBinarizer` / :class:`TreeBinarizer`,
+  scikit-learn transformers to 0/1 columns, each column one :class:`~interpretopt.rules.Condition`;
+  :class:`QuantileOneHotBinarizer`, quantile bins one-hot encoded (CRL); and the condition
+  tables of ABBR (:func:`threshold_conditions`, :func:`checklist_conditions`).
 - :class:`OneHotFrame` / :func:`one_hot_frame`: one-hot encoding of categorical columns
   (``load_dataset(..., one_hot=True)``).
 - :func:`train_test_indices` / :func:`kfold_indices`: seeded splits over row indices.
 """
 
-from interpretopt.data._binarize import QuantileBinarizer, TreeBinarizer
+from interpretopt.data._binarize import QuantileBinarizer, TreeBinarizer, quantile_thresholds, splitting_thresholds
+from interpretopt.data._conditions import ConditionTable, checklist_conditions, threshold_conditions
+from interpretopt.data._onehot import QuantileOneHotBinarizer
 from interpretopt.data._dataset import (
     Dataset,
     FeatureType,
@@ -44,7 +49,13 @@ __all__ = [
     "DatasetSpec",
     "FeatureType",
     "QuantileBinarizer",
+    "QuantileOneHotBinarizer",
     "TreeBinarizer",
+    "ConditionTable",
+    "checklist_conditions",
+    "quantile_thresholds",
+    "splitting_thresholds",
+    "threshold_conditions",
     "UNAVAILABLE_DATASETS",
     "dataset_from_csv",
     "dataset_from_frame",

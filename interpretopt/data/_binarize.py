@@ -6,6 +6,24 @@ columns ``x == v`` (and negations ``x != v``). The thresholds come from quantile
 (:class:`QuantileBinarizer`, deciles by default) or from a decision tree fitted per feature on
 the labels (:class:`TreeBinarizer`). This is the binarization used by BRCG (Dash et al. 2018),
 where every column and its negation are available to the rule learner.
+
+The binarizer family
+--------------------
+All of the project's binarizers live in this layer and share one threshold rule,
+:func:`splitting_thresholds` (the distinct cut points ``t`` with ``min <= t < max``, the only
+ones for which neither ``x <= t`` nor ``x > t`` is constant), with quantile cut points from
+:func:`quantile_thresholds`:
+
+* :class:`QuantileBinarizer` / :class:`TreeBinarizer` (this module): threshold columns in both
+  directions and one-hot categoricals, each column a :class:`~interpretopt.rules.Condition`
+  (BRCG, IMD's BRCG Diff).
+* :class:`~interpretopt.data._onehot.QuantileOneHotBinarizer` and its
+  :class:`~interpretopt.data._onehot.Item` columns: quantile *bins* one-hot encoded (CRL,
+  Section 6.1 of Pan, Wang and Hara).
+* :func:`~interpretopt.data._conditions.threshold_conditions` /
+  :func:`~interpretopt.data._conditions.checklist_conditions`: condition tables over a numeric
+  matrix, ``==`` per value of a discrete feature and ``<=`` / ``>`` at quantiles of a numeric one
+  (ABBR, Yao et al. Sections 4.3-4.4).
 """
 
 from __future__ import annotations
@@ -22,7 +40,7 @@ from sklearn.utils.validation import check_is_fitted
 from interpretopt.exceptions import InputError
 from interpretopt.rules import Condition
 
-__all__ = ["QuantileBinarizer", "TreeBinarizer"]
+__all__ = ["QuantileBinarizer", "TreeBinarizer", "quantile_thresholds", "splitting_thresholds"]
 
 
 def _as_frame(X: Any) -> tuple[pd.DataFrame, bool]:
@@ -45,6 +63,28 @@ def _as_frame(X: Any) -> tuple[pd.DataFrame, bool]:
     if arr.dtype.kind == "c":
         raise InputError("Complex data not supported: X has complex values; binarizers need real numbers or categories")
     return pd.DataFrame(arr), False
+
+
+def splitting_thresholds(thresholds: Any, values: Any) -> np.ndarray:
+    """The distinct ``thresholds`` (float, sorted) that split ``values``: ``min <= t < max``.
+
+    A threshold at or above the maximum, or below the minimum, gives a constant column
+    (``x <= t`` always or never true); duplicates give equal columns. ``values`` holds no NaN.
+    """
+    thr = np.unique(np.asarray(thresholds, dtype=float))
+    values = np.asarray(values)
+    if values.size == 0:
+        return thr[:0]
+    return thr[(thr >= values.min()) & (thr < values.max())]
+
+
+def quantile_thresholds(values: Any, levels: Any) -> np.ndarray:
+    """The quantiles of ``values`` at ``levels`` (numpy's default, linear interpolation) that
+    split them (:func:`splitting_thresholds`); none for an empty ``values``."""
+    values = np.asarray(values)
+    if values.size == 0:
+        return np.empty(0)
+    return splitting_thresholds(np.quantile(values, levels), values)
 
 
 def _numeric_values(col: pd.Series, j: int) -> np.ndarray:
@@ -116,8 +156,7 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
                 if v.size == 0:
                     thr = np.empty(0)
                 else:
-                    thr = np.unique(np.asarray(self._thresholds(v, None if y is None else y[ok]), dtype=float))
-                    thr = thr[(thr >= v.min()) & (thr < v.max())]
+                    thr = splitting_thresholds(self._thresholds(v, None if y is None else y[ok]), v)
                 thresholds[j] = thr
                 num_layout.append((j, len(conditions), thr))
                 conditions += [Condition(j, "<=", float(t)) for t in thr]

@@ -550,13 +550,22 @@ _READMISSION_IDS = ("encounter_id", "patient_nbr")
 _READMISSION_CATS = ("admission_type_id", "discharge_disposition_id", "admission_source_id")
 
 
-def _readmission(path: Path) -> LoaderResult:
-    """UCI Diabetes 130-US hospitals. Target readmitted != 'NO' -> 1 (46902 positives); read with
-    ``keep_default_na=False`` so 'None' (max_glu_serum, A1Cresult) and '?' stay categories; the 3 rows
-    with gender 'Unknown/Invalid' and the id columns are dropped (101763 x 47)."""
+_READMISSION_OUTCOMES = ("any", "within_30")
+
+
+def _readmission(path: Path, *, outcome: str = "any") -> LoaderResult:
+    """UCI Diabetes 130-US hospitals. Target (``outcome="any"``, default) readmitted != 'NO' -> 1 (46902
+    positives); ``outcome="within_30"``: readmitted == '<30' -> 1 (readmission within 30 days, the ABBR
+    paper's Table 1 outcome). Read with ``keep_default_na=False`` so 'None' (max_glu_serum, A1Cresult) and
+    '?' stay categories; the 3 rows with gender 'Unknown/Invalid' and the id columns are dropped (101763 x 47)."""
+    if outcome not in _READMISSION_OUTCOMES:
+        raise InputError(f"readmission outcome {outcome!r} unknown; valid: {list(_READMISSION_OUTCOMES)}")
     df = _read(path, "readmission", ["readmitted", "gender"], keep_default_na=False, low_memory=False)
     df = df.loc[(df["gender"] != "Unknown/Invalid").to_numpy()]
-    y = (df["readmitted"].astype(str) != "NO").to_numpy().astype(np.int64)
+    if outcome == "within_30":
+        y = (df["readmitted"].astype(str) == "<30").to_numpy().astype(np.int64)
+    else:
+        y = (df["readmitted"].astype(str) != "NO").to_numpy().astype(np.int64)
     X = df.drop(columns=["readmitted"] + [c for c in _READMISSION_IDS if c in df.columns])
     return X, y, ("not readmitted", "readmitted")
 

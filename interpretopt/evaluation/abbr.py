@@ -47,6 +47,8 @@ __all__ = [
     "support",
     "abbr",
     "consistency",
+    "consistency_at_probability",
+    "CHECKLIST_READINGS",
     "prefix_stats",
     "interpolate_prefix_stats",
     "abbr_at_support",
@@ -93,10 +95,54 @@ def check_support_target(s) -> float:
 
 
 def _as_ranks(ranks) -> np.ndarray:
+    """``ranks`` checked to be a permutation of 1..N (Section 3: the rank of each sample)."""
     r = np.asarray(ranks)
     if r.ndim != 1 or r.size == 0:
         raise InputError(f"ranks must be a non-empty 1-D array, got shape {r.shape}")
+    n = r.size
+    if r.dtype == bool or not (np.issubdtype(r.dtype, np.integer) or np.issubdtype(r.dtype, np.floating)):
+        raise InputError(f"ranks must be integers 1..N, got dtype {r.dtype}")
+    if np.issubdtype(r.dtype, np.floating):
+        if not np.isfinite(r).all() or not np.all(r == np.round(r)):
+            bad = r[~np.isfinite(r) | (r != np.round(r))][:3].tolist()
+            raise InputError(f"ranks must be the integers 1..N = 1..{n}, got non-integer values such as {bad}; "
+                             "to rank predicted probabilities pass scores=... (or use rank_scores)")
+        r = r.astype(np.int64)
+    if r.min() < 1 or r.max() > n:
+        raise InputError(f"ranks must be a permutation of 1..N = 1..{n}, got values in {r.min()}..{r.max()}; "
+                         "to rank predicted probabilities pass scores=... (or use rank_scores)")
+    seen = np.bincount(r, minlength=n + 1)[1:]
+    if (seen != 1).any():
+        dup = (np.flatnonzero(seen > 1) + 1)[:3].tolist()
+        raise InputError(f"ranks must be a permutation of 1..N = 1..{n}; ranks {dup} occur more than once "
+                         "(ties are broken before ranking: use rank_scores or pass scores=...)")
     return r
+
+
+def _ranks_of(ranks, scores) -> np.ndarray:
+    """Ranks given, or computed from scores with the documented tie rule; exactly one of the two."""
+    if scores is not None:
+        if ranks is not None:
+            raise InputError("give ranks or scores, not both")
+        return rank_scores(scores)
+    if ranks is None:
+        raise InputError("give the black box's ranks (1..N) or its scores (scores=...)")
+    return _as_ranks(ranks)
+
+
+def _check_count(name: str, value, low: int, high: int | None) -> int:
+    """An integer (not a bool, not a fraction) in ``[low, high]``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer, float, np.floating)):
+        raise InputError(f"{name} must be an integer, got {value!r}")
+    if isinstance(value, (float, np.floating)) and (not np.isfinite(value) or value != int(value)):
+        raise InputError(f"{name} must be an integer, got {value!r}"
+                         + ("; for a probability threshold use consistency_at_probability"
+                            if name.startswith("rank threshold") else ""))
+    v = int(value)
+    if v < low or (high is not None and v > high):
+        rng = f"{low}..{high}" if high is not None else f">= {low}"
+        raise InputError(f"{name} must be in {rng}, got {v}")
+    return v
 
 
 def _as_cover(cover, n: int, name: str = "cover") -> np.ndarray:
@@ -146,10 +192,14 @@ def support(cover) -> float:
     return float(c.mean()) if c.size else 0.0
 
 
-def abbr(cover, ranks) -> float:
+def abbr(cover, ranks=None, *, scores=None) -> float:
     """Definition 2: average rank of the covered samples divided by N (0.0 when nothing is covered,
-    as footnote 1 sets for the empty list)."""
-    r = _as_ranks(ranks)
+    as footnote 1 sets for the empty list).
+
+    Give ``ranks`` (a permutation of 1..N) or ``scores`` (the black box's probabilities,
+    ranked inside by :func:`rank_scores`).
+    """
+    r = _ranks_of(ranks, scores)
     c = _as_cover(cover, r.size)
     k = int(np.count_nonzero(c))
     if k == 0:
@@ -157,9 +207,16 @@ def abbr(cover, ranks) -> float:
     return float(r[c].sum()) / (k * r.size)
 
 
-def consistency(cover, ranks, m: int) -> float:
-    """Definition 3: share of the covered samples whose rank is at least m (0.0 when nothing is covered)."""
-    r = _as_ranks(ranks)
+def consistency(cover, ranks=None, m: int | None = None, *, scores=None) -> float:
+    """Definition 3: share of the covered samples whose rank is at least m (0.0 when nothing is covered).
+
+    ``m`` is a rank threshold, an integer in 1..N; for a threshold on the predicted
+    probability use :func:`consistency_at_probability`.
+    """
+    r = _ranks_of(ranks, scores)
+    if m is None:
+        raise InputError("give the rank threshold m (an integer in 1..N)")
+    m = _check_count("rank threshold m", m, 1, r.size)
     c = _as_cover(cover, r.size)
     k = int(np.count_nonzero(c))
     if k == 0:
@@ -167,23 +224,42 @@ def consistency(cover, ranks, m: int) -> float:
     return float(np.count_nonzero(r[c] >= m)) / k
 
 
+def consistency_at_probability(cover, scores, p: float) -> float:
+    """Consistency with the black box's 0/1 predictions at probability threshold p (Appendix A).
+
+    The share of the covered samples predicted 1, i.e. with ``score > p`` (0.0 when nothing is
+    covered); ``p`` in [0, 1].
+    """
+    sc = np.asarray(scores, dtype=float)
+    if sc.ndim == 2 and sc.shape[1] == 2:
+        sc = sc[:, 1]
+    if sc.ndim != 1 or sc.size == 0 or not np.isfinite(sc).all():
+        raise InputError(f"scores must be a non-empty 1-D array of finite probabilities, got shape {sc.shape}")
+    p = check_in_range("probability threshold p", p, 0.0, 1.0)
+    c = _as_cover(cover, sc.size)
+    k = int(np.count_nonzero(c))
+    if k == 0:
+        return 0.0
+    return float(np.count_nonzero(sc[c] > p)) / k
+
+
 # ---------------------------------------------------------------------------------------------
 # interpolation at a target support
 # ---------------------------------------------------------------------------------------------
 
-def prefix_stats(rule_covers, ranks) -> tuple[np.ndarray, np.ndarray]:
+def prefix_stats(rule_covers, ranks=None, *, scores=None) -> tuple[np.ndarray, np.ndarray]:
     """Counts and rank sums of the nested prefixes l_0 .. l_M of a rule list.
 
     Parameters
     ----------
     rule_covers : bool array (N, M), column j = coverage of rule j (list order).
-    ranks : int array (N,).
+    ranks : int array (N,), a permutation of 1..N; or ``scores`` (ranked inside).
 
     Returns
     -------
     counts, rank_sums : arrays of length M + 1 (index 0 is the empty list l_0).
     """
-    r = _as_ranks(ranks)
+    r = _ranks_of(ranks, scores)
     c = _as_cover(rule_covers, r.size, "rule_covers")
     if c.ndim == 1:
         c = c[:, None]
@@ -216,23 +292,27 @@ def interpolate_prefix_stats(counts, rank_sums, n: int, s: float) -> Interpolati
     return Interpolation(value=float(value), m_star=m_star, alpha=c_a / target, n_used=min(m_star + 1, M))
 
 
-def abbr_at_support_detail(rule_covers, ranks, s: float) -> Interpolation:
+def abbr_at_support_detail(rule_covers, ranks=None, s: float | None = None, *, scores=None) -> Interpolation:
     """:func:`abbr_at_support` with m*, alpha and the truncation length."""
+    if s is None:
+        raise InputError("give the target support s in (0, 1)")
     s = check_support_target(s)
-    counts, sums = prefix_stats(rule_covers, ranks)
-    return interpolate_prefix_stats(counts, sums, np.asarray(ranks).size, s)
+    r = _ranks_of(ranks, scores)
+    counts, sums = prefix_stats(rule_covers, r)
+    return interpolate_prefix_stats(counts, sums, r.size, s)
 
 
-def abbr_at_support(rule_covers, ranks, s: float) -> float:
+def abbr_at_support(rule_covers, ranks=None, s: float | None = None, *, scores=None) -> float:
     """ABBR of a rule list interpolated at target support s (Section 4.1, footnote 1).
 
     Parameters
     ----------
     rule_covers : bool array (N, M): coverage of each rule, in list order.
-    ranks : int array (N,): black-box ranks (:func:`rank_scores`).
+    ranks : int array (N,): black-box ranks, a permutation of 1..N (:func:`rank_scores`);
+        or ``scores``: the black box's probabilities, ranked inside.
     s : target support in (0, 1).
     """
-    return abbr_at_support_detail(rule_covers, ranks, s).value
+    return abbr_at_support_detail(rule_covers, ranks, s, scores=scores).value
 
 
 def checklist_level_stats(counts_per_sample, ranks, K: int) -> tuple[np.ndarray, np.ndarray]:
@@ -250,8 +330,12 @@ def checklist_level_stats(counts_per_sample, ranks, K: int) -> tuple[np.ndarray,
     return counts, sums
 
 
-def checklist_abbr_at_support(counts_per_sample, ranks, s: float, K: int, t: int | None = None
-                              ) -> tuple[float, int]:
+#: how a checklist's ABBR at support s is read (see :func:`checklist_abbr_at_support`)
+CHECKLIST_READINGS = ("set", "nested")
+
+
+def checklist_abbr_at_support(counts_per_sample, ranks, s: float, K: int, t: int | None = None,
+                              reading: str = "set") -> tuple[float, int]:
     """ABBR at support s of a checklist with K conditions.
 
     Parameters
@@ -261,25 +345,51 @@ def checklist_abbr_at_support(counts_per_sample, ranks, s: float, K: int, t: int
     s : target support in (0, 1).
     K : number of conditions.
     t : threshold; ``None`` chooses ``argmax_t abbr(k_t, s)`` (ties to the largest t).
+    reading : ``"set"`` (default) or ``"nested"``.
+        ``"set"``: the checklist k_t is one set, "at least t of K" (Section 3.1.4), and
+        ``abbr(k_t, s)`` is the interpolation of Section 4.1 for that set as a rule list of
+        length 1 (footnote 1: when it covers less than s the remainder comes from the samples
+        it does not cover). The argmax over t then lands on a level whose support is close
+        to s, which is what the rendered "at least t" covers; this matches the paper's
+        Figure 7, whose checklists have support 0.095-0.135 at s = 0.1.
+        ``"nested"``: the levels "at least K", ..., "at least t" as nested prefixes of a rule
+        list; the value at s then mixes level t+1 with part of level t while "at least t"
+        itself covers far more than s (measured on adult: 0.39-0.58 of the test rows).
 
     Returns
     -------
     (value, t)
     """
     s = check_support_target(s)
-    n = np.asarray(ranks).size
-    counts, sums = checklist_level_stats(counts_per_sample, ranks, K)
-    return _checklist_best(counts, sums, n, s, K, t)
-
-
-def _checklist_best(counts, sums, n, s, K, t=None) -> tuple[float, int]:
+    if reading not in CHECKLIST_READINGS:
+        raise InputError(f"unknown checklist reading {reading!r}; valid: {CHECKLIST_READINGS}")
+    r = _as_ranks(ranks)
+    n = r.size
+    k = np.asarray(counts_per_sample)
+    if k.shape != (n,):
+        raise InputError(f"counts_per_sample must have one value per ranked sample ({n}), got shape {k.shape}")
+    K = _check_count("K", K, 1, None)
+    if k.size and (k.min() < 0 or k.max() > K):
+        raise InputError(f"counts_per_sample must lie in 0..K = 0..{K}, got values in {k.min()}..{k.max()}")
     if t is not None:
-        m = K - t + 1  # prefixes l_0 .. l_m are the levels K .. t
-        return interpolate_prefix_stats(counts[: m + 1], sums[: m + 1], n, s).value, int(t)
+        t = _check_count("threshold t", t, 1, K)
+    counts, sums = checklist_level_stats(k, r, K)
+    return _checklist_best(counts, sums, n, s, K, t, reading=reading)
+
+
+def _checklist_value(counts, sums, n, s, K, t, reading) -> float:
+    m = K - t + 1  # prefixes l_0 .. l_m are the levels K .. t
+    if reading == "set":
+        return interpolate_prefix_stats(counts[[0, m]], sums[[0, m]], n, s).value
+    return interpolate_prefix_stats(counts[: m + 1], sums[: m + 1], n, s).value
+
+
+def _checklist_best(counts, sums, n, s, K, t=None, reading: str = "set") -> tuple[float, int]:
+    if t is not None:
+        return _checklist_value(counts, sums, n, s, K, t, reading), int(t)
     best_v, best_t = -np.inf, K
     for tt in range(K, 0, -1):
-        m = K - tt + 1
-        v = interpolate_prefix_stats(counts[: m + 1], sums[: m + 1], n, s).value
+        v = _checklist_value(counts, sums, n, s, K, tt, reading)
         if v > best_v + 1e-15:
             best_v, best_t = v, tt
     return float(best_v), int(best_t)
@@ -345,15 +455,18 @@ def abbr_at_support_reference(rule_covers, ranks, s: float) -> float:
     return (alpha * avg_a + (1 - alpha) * avg_inc) / n
 
 
-def checklist_abbr_at_support_reference(condition_covers, ranks, s: float, t: int | None = None
-                                        ) -> tuple[float, int]:
+def checklist_abbr_at_support_reference(condition_covers, ranks, s: float, t: int | None = None,
+                                        reading: str = "set") -> tuple[float, int]:
     covers = np.asarray(condition_covers, dtype=bool)
     K = covers.shape[1]
     count = covers.sum(axis=1)
     candidates = [t] if t is not None else list(range(K, 0, -1))
     best = (-np.inf, K)
     for tt in candidates:
-        levels = np.stack([count >= lev for lev in range(K, tt - 1, -1)], axis=1)
+        if reading == "set":
+            levels = (count >= tt)[:, None]
+        else:
+            levels = np.stack([count >= lev for lev in range(K, tt - 1, -1)], axis=1)
         v = abbr_at_support_reference(levels, ranks, s)
         if v > best[0] + 1e-15:
             best = (v, tt)

@@ -100,6 +100,12 @@ column label likewise; numbers print without a trailing ``.0`` (``6``, ``0.5``).
 
 A solver preset file (``configs/solvers/<name>.yaml``) holds ``solver``, ``settings`` and
 an optional ``description``. Explicit ``settings`` in an experiment override the preset's.
+
+Each section's keys, types and defaults are declared once, on the fields of its spec below
+(:func:`interpretopt.experiments._schema.key`); ``settings`` are the fields of
+:class:`~interpretopt.solvers.SolveSettings`. This module holds what is specific to
+experiments: how sections depend on each other, names checked against the registries, scales
+and the config hash.
 """
 
 from __future__ import annotations
@@ -110,13 +116,15 @@ import itertools
 import json
 import math
 import os
+import typing
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from interpretopt.exceptions import ConfigError
+from interpretopt.exceptions import ConfigError, InputError
+from interpretopt.experiments._schema import MANUAL, Checker, check_value, join, key, read_spec, spec_keys
 
 __all__ = [
     "DatasetSpec",
@@ -146,22 +154,85 @@ AGGREGATES = ("mean", "mean_std", "mean_rank")
 TESTS = ("wilcoxon", "friedman", "holm", "ttest", "fold_ttest", "wins", "pct_change")
 PLOT_KINDS = ("line", "bar", "tradeoff")
 PLOT_FORMATS = ("png", "svg", "pdf")
-SETTINGS_KEYS = {"time_limit", "mip_gap", "threads", "seed", "verbose", "options"}
 
 Scalar = (str, int, float, bool, type(None))
 
 
 # ----------------------------------------------------------------------------- typed specs
+#
+# Each spec declares its YAML keys once (interpretopt.experiments._schema.key): the field's
+# annotation is the type checked, its default the value of an absent key, and key()'s
+# arguments the bounds, accepted values or the parser of the key.
+
+
+def _options(c: Checker, v: Any, where: str, default: Any) -> dict:
+    v = v or {}
+    if not isinstance(v, dict):
+        c.add(where, f"expected a mapping, got {type(v).__name__}")
+        return {}
+    return dict(v)
+
+
+def _param_axes_key(c: Checker, v: Any, where: str, default: Any) -> dict:
+    return _param_axes(c, v, where)
+
+
+def _datasets_key(c: Checker, v: Any, where: str, default: Any) -> tuple:
+    return _datasets(c, v, where)
+
+
+def _pairs_key(c: Checker, v: Any, where: str, default: Any):
+    return _pairs(c, v, where)
+
+
+def _settings_key(c: Checker, v: Any, where: str, default: Any) -> dict:
+    return _settings(c, v or {}, where)
+
+
+def _filter_key(c: Checker, v: Any, where: str, default: Any) -> dict:
+    return _parse_filter(c, v, where)
+
+
+def _text(c: Checker, v: Any, where: str, default: Any) -> str:
+    return c.text(v, where)
+
+
+def _column(message: str, allow_empty: bool):
+    """A result column named by a string (null: none)."""
+
+    def parse(c: Checker, v: Any, where: str, default: Any):
+        if v is not None and (not isinstance(v, str) or (not v and not allow_empty)):
+            c.add(where, f"{message}, got {v!r}")
+            return None
+        return v
+
+    return parse
+
+
+def _explicit_pairs(c: Checker, lst: Any, where: str, default: Any) -> tuple:
+    if not isinstance(lst, list):
+        c.add(where, "expected a list of [model, model] pairs")
+        return ()
+    explicit = []
+    for i, p in enumerate(lst):
+        if not isinstance(p, list) or len(p) != 2 or not all(isinstance(m, str) for m in p):
+            c.add(f"{where}[{i}]", f"expected a pair [model, model], got {p!r}")
+        else:
+            explicit.append((p[0], p[1]))
+    return tuple(explicit)
 
 
 @dataclass(frozen=True)
 class DatasetSpec:
-    """One dataset of an experiment: ``load_dataset(name, **options)``, labelled ``label``."""
+    """One dataset of an experiment: ``load_dataset(name, **options)``, labelled ``label``.
 
-    name: str
-    options: dict = field(default_factory=dict)
-    label: str = ""
-    max_rows: int | None = None
+    ``label`` defaults to ``name``, or ``name(option=value,...)`` where options are given.
+    """
+
+    name: str = key()
+    options: dict = key(default_factory=dict, parse=_options)
+    label: str = key("")
+    max_rows: int | None = key(None, low=2)
 
     def __post_init__(self) -> None:
         if not self.label:
@@ -174,12 +245,12 @@ class PairSpec:
     fixed pairs per dataset (``per_dataset``: dataset label -> ``((tag, (model1, model2)), ...)``,
     e.g. a paper's max/min pairs; the runs record the tag as ``pair_tag``)."""
 
-    candidates: tuple[str, ...] = ()
-    pairs: tuple[tuple[str, str], ...] = ()
-    select: str = "all"
-    n: int = 10
-    test_size: float = 0.3
-    per_dataset: dict = field(default_factory=dict)
+    candidates: tuple[str, ...] = key((), scalar=False)
+    pairs: tuple[tuple[str, str], ...] = key((), yaml="list", parse=_explicit_pairs)
+    select: str = key("all", choices=SELECT_RULES, what="rule", valid="valid rules")
+    n: int = key(10, low=1)
+    test_size: float = key(0.3, low=0, high=1, low_open=True, high_open=True)
+    per_dataset: dict = key(default_factory=dict, parse=MANUAL)
 
     def pairs_of(self, label: str) -> list[tuple[tuple[str, str], str]]:
         """The fixed ``(pair, tag)`` list of dataset ``label`` (``per_dataset`` only)."""
@@ -193,16 +264,16 @@ class PairSpec:
 class MethodSpec:
     """A method (task name) and its parameter grid (each axis a tuple of values)."""
 
-    method: str
-    params: dict = field(default_factory=dict)  # name -> tuple of values
+    method: str = key()
+    params: dict = key(default_factory=dict, parse=_param_axes_key)  # name -> tuple of values
 
 
 @dataclass(frozen=True)
 class SplitSpec:
     """Default train/test split of ``RunContext.split``."""
 
-    test_size: float = 0.3
-    stratify: bool = True
+    test_size: float = key(0.3, low=0, high=1, low_open=True, high_open=True)
+    stratify: bool = key(True)
 
 
 SCALES = ("smoke", "reduced", "full")
@@ -218,23 +289,62 @@ class ScaleSpec:
     is merged into the solver settings.
     """
 
-    repetitions: int | None = None
-    max_rows: int | None = None
-    max_grid: int | None = None
-    params: dict | None = None
-    datasets: tuple[DatasetSpec, ...] | None = None
-    models: tuple[str, ...] | None = None
-    pairs: PairSpec | None = None
-    settings: dict | None = None
+    repetitions: int | None = key(None, low=1, null=False)
+    max_rows: int | None = key(None, low=2)
+    max_grid: int | None = key(None, low=1)
+    params: dict | None = key(None, parse=_param_axes_key)
+    datasets: tuple[DatasetSpec, ...] | None = key(None, parse=_datasets_key)
+    models: tuple[str, ...] | None = key(None, null=False)
+    pairs: PairSpec | None = key(None, parse=_pairs_key)
+    settings: dict | None = key(None, parse=_settings_key)
 
 
 @dataclass(frozen=True)
 class SmokeSpec(ScaleSpec):
     """The ``smoke:`` section (``--scale smoke``): one repetition, 500 rows, two values per axis by default."""
 
-    repetitions: int | None = 1
-    max_rows: int | None = 500
-    max_grid: int | None = 2
+    repetitions: int | None = key(1, low=1, null=False)
+    max_rows: int | None = key(500, low=2)
+    max_grid: int | None = key(2, low=1)
+
+
+def _reference_values(c: Checker, v: Any, w: str, default: Any) -> tuple[dict, dict]:
+    """``values`` of a reference: ``(values, stds)``; a cell is a number or ``{value, std}``."""
+    vals: dict = {}
+    stds: dict = {}
+    if not isinstance(v, dict):
+        c.add(w, "expected a mapping row label -> {column label: number}")
+        return vals, stds
+    for rk, row in v.items():
+        if not isinstance(row, dict):
+            c.add(f"{w}.{rk}", "expected a mapping column label -> number")
+            continue
+        vals[_label_key(rk)] = {}
+        for ck, num in row.items():
+            where_cell = f"{w}.{rk}.{ck}"
+            std = None
+            if isinstance(num, dict):
+                if not c.keys(num, where_cell, {"value", "std"}, required=("value",)):
+                    continue
+                num, std = num.get("value"), num.get("std")
+                if std is not None and (isinstance(std, bool) or not isinstance(std, (int, float)) or std < 0):
+                    c.add(f"{where_cell}.std", f"expected a number >= 0, got {std!r}")
+                    std = None
+            if num is not None and (isinstance(num, bool) or not isinstance(num, (int, float))):
+                c.add(where_cell, f"expected a number or {{value: number, std: number}}, got {num!r}")
+                continue
+            vals[_label_key(rk)][_label_key(ck)] = None if num is None else float(num)
+            if std is not None:
+                stds.setdefault(_label_key(rk), {})[_label_key(ck)] = float(std)
+    return vals, stds
+
+
+def _reference_pairs(c: Checker, pv: Any, w: str, default: Any) -> dict:
+    pv = pv or {}
+    if not isinstance(pv, dict) or not all(isinstance(x, str) for x in pv.values()):
+        c.add(w, "expected a mapping row label -> model pair text (e.g. 'MLP1-GB')")
+        return {}
+    return {_label_key(k): x for k, x in pv.items()}
 
 
 @dataclass(frozen=True)
@@ -248,71 +358,106 @@ class ReferenceSpec:
     (``"adult / max": "MLP1-GB"``), printed beside ours.
     """
 
-    source: str = ""
-    values: dict = field(default_factory=dict)
-    stds: dict = field(default_factory=dict)
-    tolerance: float | None = None
-    pairs: dict = field(default_factory=dict)
+    source: str = key("", parse=_text)
+    values: dict = key(default_factory=dict, required=True, parse=_reference_values)
+    stds: dict = field(default_factory=dict)  # read with `values`
+    tolerance: float | None = key(None, low=0, low_open=True)
+    pairs: dict = key(default_factory=dict, parse=_reference_pairs)
+
+
+def _reference(c: Checker, r: Any, w: str, default: Any) -> ReferenceSpec | None:
+    kw = read_spec(c, ReferenceSpec, r, w)
+    if kw is None:
+        return None
+    kw["values"], kw["stds"] = kw.get("values", ({}, {}))
+    return ReferenceSpec(**kw)
 
 
 @dataclass(frozen=True)
 class TableSpec:
     """A table: aggregate ``metric`` over repetitions for each (row, column) label."""
 
-    name: str
-    metric: str
-    rows: tuple[str, ...] = ("dataset",)
-    columns: tuple[str, ...] = ("method_variant",)
-    aggregate: str = "mean_std"
-    higher_is_better: bool = True
-    tests: tuple[str, ...] = ()
-    baseline: str | None = None
-    filter: dict = field(default_factory=dict)
-    digits: int = 3
-    caption: str = ""
-    reference: ReferenceSpec | None = None
-    pair: str | None = None
+    name: str = key()
+    metric: str = key()
+    rows: tuple[str, ...] = key(("dataset",))
+    columns: tuple[str, ...] = key(("method_variant",))
+    aggregate: str = key("mean_std", choices=AGGREGATES, what="aggregate")
+    higher_is_better: bool = key(True)
+    tests: tuple[str, ...] = key((), choices=TESTS, what="test")
+    baseline: str | None = key(None, parse=_column("expected a column label (string)", True))
+    filter: dict = key(default_factory=dict, parse=_filter_key)
+    digits: int = key(3, low=0)
+    caption: str = key("", parse=_text)
+    reference: ReferenceSpec | None = key(None, parse=_reference)
+    pair: str | None = key(None, parse=_column("expected a result column name (e.g. models)", False))
 
 
 @dataclass(frozen=True)
 class PlotSpec:
     """A figure made from the results alone."""
 
-    name: str
-    kind: str
-    x: str
-    y: str
-    hue: str | None = None
-    facet: str | None = None
-    filter: dict = field(default_factory=dict)
-    pareto: bool = False
-    logx: bool = False
-    logy: bool = False
-    formats: tuple[str, ...] = ("png", "svg")
-    title: str = ""
+    name: str = key()
+    kind: str = key(choices=PLOT_KINDS, what="plot kind")
+    x: str = key()
+    y: str = key()
+    hue: str | None = key(None)
+    facet: str | None = key(None)
+    filter: dict = key(default_factory=dict, parse=_filter_key)
+    pareto: bool = key(False)
+    logx: bool = key(False)
+    logy: bool = key(False)
+    formats: tuple[str, ...] = key(("png", "svg"), choices=PLOT_FORMATS, what="format")
+    title: str = key("", null=True)
+
+
+@dataclass(frozen=True)
+class PresetSpec:
+    """A solver preset file (``configs/solvers/<name>.yaml``)."""
+
+    solver: str = key("highs")
+    settings: dict = key(default_factory=dict, parse=_settings_key)
+    description: Any = key("", parse=lambda c, v, w, d: v)
+
+
+def _scale_key(cls: type):
+    def parse(c: Checker, v: Any, where: str, default: Any) -> ScaleSpec:
+        kw = read_spec(c, cls, v or {}, where)
+        return cls() if kw is None else cls(**kw)
+
+    return parse
+
+
+def _specs_key(parse_one):
+    def parse(c: Checker, v: Any, where: str, default: Any) -> tuple:
+        if not isinstance(v, list):
+            c.add(where, f"expected a list of {where[:-1]} specs")
+            return ()
+        return tuple(s for s in (parse_one(c, x, f"{where}[{i}]") for i, x in enumerate(v)) if s is not None)
+
+    return parse
 
 
 @dataclass(frozen=True)
 class ExperimentConfig:
     """A validated experiment config. Build it with :func:`load_config` or :func:`parse_config`."""
 
-    name: str
-    methods: tuple[MethodSpec, ...]
-    datasets: tuple[DatasetSpec, ...]
-    models: tuple[str, ...] = ()
-    pairs: PairSpec | None = None
-    repetitions: int = 1
-    split: SplitSpec = field(default_factory=SplitSpec)
-    seed: int = 0
-    solver: str = "highs"
-    preset: str | None = None
-    settings: dict = field(default_factory=dict)
-    record: tuple[str, ...] | None = None
-    smoke: SmokeSpec = field(default_factory=SmokeSpec)
-    reduced: ScaleSpec | None = None
-    tables: tuple[TableSpec, ...] = ()
-    plots: tuple[PlotSpec, ...] = ()
-    description: str = ""
+    name: str = key()
+    methods: tuple[MethodSpec, ...] = key(required=False, parse=MANUAL)  # or `method` + `params`
+    datasets: tuple[DatasetSpec, ...] = key(parse=_datasets_key)
+    models: tuple[str, ...] = key(())
+    pairs: PairSpec | None = key(None, parse=_pairs_key)
+    repetitions: int = key(1, low=1)
+    split: SplitSpec = key(default_factory=SplitSpec)
+    seed: int = key(0, low=0)
+    solver: str = key("highs", parse=MANUAL)
+    preset: str | None = key(None, parse=MANUAL)
+    settings: dict = key(default_factory=dict, parse=MANUAL)
+    record: tuple[str, ...] | None = key(None, null=False)
+    smoke: SmokeSpec = key(default_factory=SmokeSpec, parse=_scale_key(SmokeSpec))
+    reduced: ScaleSpec | None = key(None, parse=_scale_key(ScaleSpec))
+    tables: tuple[TableSpec, ...] = key((), parse=_specs_key(lambda c, t, w: _parse_table(c, t, w)))
+    plots: tuple[PlotSpec, ...] = key((), parse=_specs_key(lambda c, p, w: _parse_plot(c, p, w)))
+    description: str = key("", parse=_text)
     path: str = "<string>"
     scale: str = "full"
 
@@ -513,246 +658,156 @@ def load_preset(name: str, root: str | os.PathLike | None = None) -> tuple[str, 
         valid = sorted(p.stem for p in (root / "solvers").glob("*.yaml"))
         raise ConfigError(str(path), [f"unknown solver preset {name!r}; valid presets: {', '.join(valid) or '(none)'}"])
     raw = _read_yaml(path) or {}
-    c = _Checker(str(path))
-    c.keys(raw, "", {"solver", "settings", "description"})
-    solver = c.string(raw.get("solver", "highs"), "solver")
-    settings = c.settings(raw.get("settings", {}) or {}, "settings")
+    c = Checker(str(path))
+    kw = read_spec(c, PresetSpec, raw, "") or {}
     c.raise_if_any()
-    return solver, settings
+    preset = PresetSpec(**kw)
+    return preset.solver, preset.settings
 
 
 # ----------------------------------------------------------------------------- validation
 
 
-class _Checker:
-    """Collects problems with their key path; raises one ConfigError at the end."""
+def _settings(c: Checker, v: Any, where: str) -> dict:
+    """Solver settings: the keys, types and bounds of :class:`~interpretopt.solvers.SolveSettings`
+    (its fields are the allowed keys, its annotations the types, its own checks the bounds)."""
+    from interpretopt.solvers import SolveSettings
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.problems: list[str] = []
-
-    def add(self, where: str, msg: str) -> None:
-        self.problems.append(f"{where}: {msg}" if where else msg)
-
-    def raise_if_any(self) -> None:
-        if self.problems:
-            raise ConfigError(self.path, self.problems)
-
-    def keys(self, d: Any, where: str, allowed: set[str], required: tuple[str, ...] = ()) -> bool:
-        if not isinstance(d, dict):
-            self.add(where or "<top level>", f"expected a mapping, got {type(d).__name__} ({d!r})")
-            return False
-        for k in d:
-            if k not in allowed:
-                self.add(_join(where, str(k)), f"unknown key; allowed keys: {', '.join(sorted(allowed))}")
-        for k in required:
-            if k not in d:
-                self.add(_join(where, k), "required key is missing")
-        return True
-
-    def string(self, v: Any, where: str, default: str = "") -> str:
-        if not isinstance(v, str) or not v:
-            self.add(where, f"expected a non-empty string, got {type(v).__name__} ({v!r})")
-            return default
-        return v
-
-    def integer(self, v: Any, where: str, low: int | None = None, default: int = 0, allow_none=False):
-        if v is None and allow_none:
-            return None
-        if isinstance(v, bool) or not isinstance(v, int):
-            self.add(where, f"expected an integer, got {type(v).__name__} ({v!r})")
-            return default
-        if low is not None and v < low:
-            self.add(where, f"expected an integer >= {low}, got {v}")
-            return default
-        return v
-
-    def number(self, v: Any, where: str, low=None, high=None, low_open=False, high_open=False, default=0.0,
-               allow_none=False):
-        if v is None and allow_none:
-            return None
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            self.add(where, f"expected a number, got {type(v).__name__} ({v!r})")
-            return default
-        bad = (low is not None and (v < low or (low_open and v == low))) or (
-            high is not None and (v > high or (high_open and v == high))
-        )
-        if bad:
-            lo = "(" if low_open else "["
-            hi = ")" if high_open else "]"
-            self.add(where, f"expected a number in {lo}{low}, {high}{hi}, got {v}")
-            return default
-        return float(v)
-
-    def boolean(self, v: Any, where: str, default=False) -> bool:
-        if not isinstance(v, bool):
-            self.add(where, f"expected true or false, got {type(v).__name__} ({v!r})")
-            return default
-        return v
-
-    def str_list(self, v: Any, where: str, allow_scalar=True) -> tuple[str, ...]:
-        if isinstance(v, str) and allow_scalar:
-            return (v,)
-        if not isinstance(v, list):
-            self.add(where, f"expected a list of strings, got {type(v).__name__} ({v!r})")
-            return ()
-        out = []
-        for i, x in enumerate(v):
-            if not isinstance(x, str) or not x:
-                self.add(f"{where}[{i}]", f"expected a non-empty string, got {type(x).__name__} ({x!r})")
+    names = {f.name for f in fields(SolveSettings)}
+    if not c.keys(v, where, names):
+        return {}
+    hints = typing.get_type_hints(SolveSettings)
+    out = {}
+    for k, x in v.items():
+        if k not in names:
+            continue
+        w = join(where, k)
+        if k == "options":
+            if not isinstance(x, dict):
+                c.add(w, f"expected a mapping of solver options, got {type(x).__name__} ({x!r})")
             else:
-                out.append(x)
-        return tuple(out)
+                out[k] = dict(x)
+            continue
+        n = len(c.problems)
+        try:
+            value = check_value(c, hints[k], x, w, None)
+        except TypeError:  # a setting whose type has no check here: SolveSettings checks it
+            value = x
+        if len(c.problems) > n:
+            continue
+        try:
+            SolveSettings(**{k: value})
+        except InputError as e:
+            c.add(w, str(e))
+            continue
+        out[k] = value
+    return out
 
-    def settings(self, v: Any, where: str) -> dict:
-        if not self.keys(v, where, SETTINGS_KEYS):
-            return {}
-        out = {}
-        for k, x in v.items():
-            w = _join(where, k)
-            if k == "time_limit":
-                out[k] = self.number(x, w, low=0, low_open=True, allow_none=True)
-            elif k == "mip_gap":  # a relative gap
-                out[k] = self.number(x, w, low=0, high=1, allow_none=True)
-            elif k == "threads":
-                out[k] = self.integer(x, w, low=1, allow_none=True)
-            elif k == "seed":
-                out[k] = self.integer(x, w, low=0)
-            elif k == "verbose":
-                out[k] = self.boolean(x, w)
-            elif k == "options":
-                if not isinstance(x, dict):
-                    self.add(w, f"expected a mapping of solver options, got {type(x).__name__} ({x!r})")
-                else:
-                    out[k] = dict(x)
-        return out
 
-    def param_axes(self, v: Any, where: str) -> dict:
-        if v is None:
-            return {}
-        if not isinstance(v, dict):
-            self.add(where, f"expected a mapping of parameter name -> value or list of values, got {type(v).__name__}")
-            return {}
-        out = {}
-        for k, x in v.items():
-            w = _join(where, str(k))
-            if not isinstance(k, str) or not k.isidentifier():
-                self.add(w, "parameter names must be identifiers (letters, digits, _)")
+def _param_axes(c: Checker, v: Any, where: str) -> dict:
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        c.add(where, f"expected a mapping of parameter name -> value or list of values, got {type(v).__name__}")
+        return {}
+    out = {}
+    for k, x in v.items():
+        w = join(where, str(k))
+        if not isinstance(k, str) or not k.isidentifier():
+            c.add(w, "parameter names must be identifiers (letters, digits, _)")
+            continue
+        vals = x if isinstance(x, list) else [x]
+        if not vals:
+            c.add(w, "an empty list gives an empty grid; give at least one value")
+            continue
+        ok = True
+        for i, val in enumerate(vals):
+            if not _is_param_value(val):
+                c.add(f"{w}[{i}]" if isinstance(x, list) else w,
+                      "expected a number, string, boolean, null, a list of those or a mapping, "
+                      f"got {type(val).__name__} ({val!r})")
+                ok = False
+        if ok:
+            out[k] = tuple(tuple(val) if isinstance(val, list) else (_freeze(val) if isinstance(val, dict) else val)
+                           for val in vals)
+    return out
+
+
+def _dataset(c: Checker, v: Any, where: str) -> DatasetSpec | None:
+    if isinstance(v, str) and v:
+        return DatasetSpec(v)
+    kw = read_spec(c, DatasetSpec, v, where)
+    if kw is None or not kw.get("name"):
+        return None
+    if "label" not in v and kw.get("options"):
+        kw["label"] = kw["name"] + "(" + ",".join(f"{k}={format_value(x)}" for k, x in sorted(kw["options"].items())) + ")"
+    if "/" in kw.get("label", ""):
+        c.add(join(where, "label"), f"dataset labels cannot contain '/', got {kw['label']!r}")
+    return DatasetSpec(**kw)
+
+
+def _datasets(c: Checker, v: Any, where: str) -> tuple[DatasetSpec, ...]:
+    if not isinstance(v, list) or not v:
+        c.add(where, f"expected a non-empty list of datasets, got {v!r}")
+        return ()
+    out = [_dataset(c, x, f"{where}[{i}]") for i, x in enumerate(v)]
+    out = [d for d in out if d is not None]
+    seen = set()
+    for d in out:
+        if d.label in seen:
+            c.add(where, f"dataset label {d.label!r} appears twice; give one of them a distinct `label`")
+        seen.add(d.label)
+    return tuple(out)
+
+
+def _pairs(c: Checker, v: Any, where: str) -> PairSpec | None:
+    if isinstance(v, dict) and "per_dataset" in v:
+        if not c.keys(v, where, spec_keys(PairSpec)):
+            return None
+        return _per_dataset_pairs(c, v, where)
+    kw = read_spec(c, PairSpec, v, where)
+    if kw is None:
+        return None
+    cands, explicit = kw.get("candidates", ()), kw.get("pairs", ())
+    select = kw.get("select", "all")
+    if bool(cands) == bool(explicit):
+        c.add(where, "give exactly one of `candidates` (with `select`) or `list`")
+    if explicit and select != "all":
+        c.add(join(where, "select"), "`select` applies to `candidates`, not to an explicit `list`")
+    if cands and len(cands) < 2:
+        c.add(join(where, "candidates"), "need at least two candidate models to form a pair")
+    return PairSpec(**kw)
+
+
+def _per_dataset_pairs(c: Checker, v: dict, where: str) -> PairSpec | None:
+    others = sorted(k for k in v if k != "per_dataset")
+    if others:
+        c.add(where, f"`per_dataset` fixes the pairs; it cannot be combined with {', '.join(others)}")
+    w = join(where, "per_dataset")
+    per = v["per_dataset"]
+    if not isinstance(per, dict) or not per:
+        c.add(w, "expected a mapping dataset label -> {pair_tag: [model1, model2], ...}")
+        return None
+    out: dict[str, tuple] = {}
+    for label, tags in per.items():
+        wl = f"{w}.{label}"
+        if not isinstance(tags, dict) or not tags:
+            c.add(wl, "expected a mapping pair_tag -> [model1, model2]")
+            continue
+        entries = []
+        for tag, p in tags.items():
+            if not isinstance(tag, str) or not tag:
+                c.add(wl, f"pair tags must be non-empty strings, got {tag!r}")
                 continue
-            vals = x if isinstance(x, list) else [x]
-            if not vals:
-                self.add(w, "an empty list gives an empty grid; give at least one value")
+            if not isinstance(p, list) or len(p) != 2 or not all(isinstance(m, str) and m for m in p):
+                c.add(f"{wl}.{tag}", f"expected a pair [model1, model2], got {p!r}")
                 continue
-            ok = True
-            for i, val in enumerate(vals):
-                if not _is_param_value(val):
-                    self.add(f"{w}[{i}]" if isinstance(x, list) else w,
-                             "expected a number, string, boolean, null, a list of those or a mapping, "
-                             f"got {type(val).__name__} ({val!r})")
-                    ok = False
-            if ok:
-                out[k] = tuple(tuple(val) if isinstance(val, list) else (_freeze(val) if isinstance(val, dict) else val)
-                               for val in vals)
-        return out
-
-    def dataset(self, v: Any, where: str) -> DatasetSpec | None:
-        if isinstance(v, str) and v:
-            return DatasetSpec(v)
-        if not self.keys(v, where, {"name", "options", "label", "max_rows"}, required=("name",)):
-            return None
-        name = self.string(v.get("name"), _join(where, "name")) if "name" in v else ""
-        options = v.get("options", {}) or {}
-        if not isinstance(options, dict):
-            self.add(_join(where, "options"), f"expected a mapping, got {type(options).__name__}")
-            options = {}
-        label = v.get("label", "")
-        if "label" in v:
-            label = self.string(label, _join(where, "label"))
-        elif options:
-            label = name + "(" + ",".join(f"{k}={format_value(x)}" for k, x in sorted(options.items())) + ")"
-        max_rows = self.integer(v.get("max_rows"), _join(where, "max_rows"), low=2, allow_none=True)
-        if not name:
-            return None
-        if "/" in label:
-            self.add(_join(where, "label"), f"dataset labels cannot contain '/', got {label!r}")
-        return DatasetSpec(name, dict(options), label, max_rows)
-
-    def datasets(self, v: Any, where: str) -> tuple[DatasetSpec, ...]:
-        if not isinstance(v, list) or not v:
-            self.add(where, f"expected a non-empty list of datasets, got {v!r}")
-            return ()
-        out = [self.dataset(x, f"{where}[{i}]") for i, x in enumerate(v)]
-        out = [d for d in out if d is not None]
-        seen = set()
-        for d in out:
-            if d.label in seen:
-                self.add(where, f"dataset label {d.label!r} appears twice; give one of them a distinct `label`")
-            seen.add(d.label)
-        return tuple(out)
-
-    def pairs(self, v: Any, where: str) -> PairSpec | None:
-        if not self.keys(v, where, {"candidates", "list", "select", "n", "test_size", "per_dataset"}):
-            return None
-        if "per_dataset" in v:
-            return self.per_dataset_pairs(v, where)
-        cands = self.str_list(v["candidates"], _join(where, "candidates"), False) if "candidates" in v else ()
-        explicit: list[tuple[str, str]] = []
-        if "list" in v:
-            lst = v["list"]
-            if not isinstance(lst, list):
-                self.add(_join(where, "list"), "expected a list of [model, model] pairs")
-            else:
-                for i, p in enumerate(lst):
-                    if (not isinstance(p, list) or len(p) != 2 or not all(isinstance(m, str) for m in p)):
-                        self.add(f"{_join(where, 'list')}[{i}]", f"expected a pair [model, model], got {p!r}")
-                    else:
-                        explicit.append((p[0], p[1]))
-        if bool(cands) == bool(explicit):
-            self.add(where, "give exactly one of `candidates` (with `select`) or `list`")
-        select = v.get("select", "all")
-        if select not in SELECT_RULES:
-            self.add(_join(where, "select"), f"unknown rule {select!r}; valid rules: {', '.join(SELECT_RULES)}")
-            select = "all"
-        if explicit and select != "all":
-            self.add(_join(where, "select"), "`select` applies to `candidates`, not to an explicit `list`")
-        if cands and len(cands) < 2:
-            self.add(_join(where, "candidates"), "need at least two candidate models to form a pair")
-        n = self.integer(v.get("n", 10), _join(where, "n"), low=1, default=10)
-        ts = self.number(v.get("test_size", 0.3), _join(where, "test_size"), 0, 1, True, True, default=0.3)
-        return PairSpec(tuple(cands), tuple(explicit), select, n, ts)
-
-    def per_dataset_pairs(self, v: dict, where: str) -> PairSpec | None:
-        others = sorted(k for k in v if k != "per_dataset")
-        if others:
-            self.add(where, f"`per_dataset` fixes the pairs; it cannot be combined with {', '.join(others)}")
-        w = _join(where, "per_dataset")
-        per = v["per_dataset"]
-        if not isinstance(per, dict) or not per:
-            self.add(w, "expected a mapping dataset label -> {pair_tag: [model1, model2], ...}")
-            return None
-        out: dict[str, tuple] = {}
-        for label, tags in per.items():
-            wl = f"{w}.{label}"
-            if not isinstance(tags, dict) or not tags:
-                self.add(wl, "expected a mapping pair_tag -> [model1, model2]")
-                continue
-            entries = []
-            for tag, p in tags.items():
-                if not isinstance(tag, str) or not tag:
-                    self.add(wl, f"pair tags must be non-empty strings, got {tag!r}")
-                    continue
-                if not isinstance(p, list) or len(p) != 2 or not all(isinstance(m, str) and m for m in p):
-                    self.add(f"{wl}.{tag}", f"expected a pair [model1, model2], got {p!r}")
-                    continue
-                entries.append((tag, (p[0], p[1])))
-            pairs = [e[1] for e in entries]
-            if len(set(pairs)) != len(pairs):
-                self.add(wl, "the same pair is listed twice (runs would share a name); list each pair once")
-            out[str(label)] = tuple(entries)
-        return PairSpec(per_dataset=out)
-
-    def models(self, v: Any, where: str) -> tuple[str, ...]:
-        return self.str_list(v, where)
+            entries.append((tag, (p[0], p[1])))
+        pairs = [e[1] for e in entries]
+        if len(set(pairs)) != len(pairs):
+            c.add(wl, "the same pair is listed twice (runs would share a name); list each pair once")
+        out[str(label)] = tuple(entries)
+    return PairSpec(per_dataset=out)
 
 
 class _FrozenDict(dict):
@@ -776,10 +831,6 @@ def _freeze(v: Any) -> Any:
     if isinstance(v, list):
         return tuple(_freeze(x) for x in v)
     return v
-
-
-def _join(where: str, key: str) -> str:
-    return f"{where}.{key}" if where else key
 
 
 def _is_json_like(v: Any) -> bool:
@@ -823,12 +874,6 @@ def _known_datasets() -> list[str] | None:
         return None
 
 
-TOP_KEYS = {
-    "name", "description", "method", "params", "methods", "datasets", "models", "pairs", "repetitions",
-    "split", "seed", "solver", "preset", "settings", "record", "smoke", "reduced", "tables", "plots",
-}
-
-
 def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) -> ExperimentConfig:
     """Validate a parsed YAML mapping into an :class:`ExperimentConfig`.
 
@@ -846,16 +891,14 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
     ConfigError
         Listing every problem found.
     """
-    c = _Checker(path)
-    if not c.keys(raw, "", TOP_KEYS, required=("name", "datasets")):
+    c = Checker(path)
+    kw = read_spec(c, ExperimentConfig, raw, "", extra={"method", "params"})
+    if kw is None:
         c.raise_if_any()
-    name = c.string(raw.get("name"), "name") if "name" in raw else "unnamed"
+    kw.setdefault("name", "unnamed")
+    name = kw["name"]
     if name and ("/" in name or name.startswith(".")):
         c.add("name", f"must not contain '/' or start with '.', got {name!r}")
-    description = raw.get("description", "") or ""
-    if not isinstance(description, str):
-        c.add("description", f"expected a string, got {type(description).__name__}")
-        description = ""
 
     # methods
     methods: list[MethodSpec] = []
@@ -867,13 +910,12 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
             c.add("methods", "expected a non-empty list of {method, params} mappings")
         else:
             for i, m in enumerate(lst):
-                w = f"methods[{i}]"
-                if c.keys(m, w, {"method", "params"}, required=("method",)) and "method" in m:
-                    mname = c.string(m["method"], f"{w}.method")
-                    methods.append(MethodSpec(mname, c.param_axes(m.get("params"), f"{w}.params")))
+                mkw = read_spec(c, MethodSpec, m, f"methods[{i}]")
+                if mkw is not None and "method" in m:
+                    methods.append(MethodSpec(mkw.get("method") or "", mkw.get("params", {})))
     elif "method" in raw:
         mname = c.string(raw["method"], "method")
-        methods.append(MethodSpec(mname, c.param_axes(raw.get("params"), "params")))
+        methods.append(MethodSpec(mname, _param_axes(c, raw.get("params"), "params")))
     else:
         c.add("method", "required key is missing (or give `methods`)")
     if check_names:
@@ -885,7 +927,7 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
                 c.add("method" if "method" in raw else f"methods[{i}].method",
                       f"unknown method {m.method!r}; valid methods: {', '.join(valid)}")
 
-    datasets = c.datasets(raw.get("datasets"), "datasets") if "datasets" in raw else ()
+    datasets = kw.get("datasets", ())
     if check_names and datasets:
         known = _known_datasets()
         if known is not None:
@@ -893,14 +935,9 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
                 if d.name not in known:
                     c.add(f"datasets[{i}]", f"unknown dataset {d.name!r}; valid names: {', '.join(sorted(known))}")
 
-    models: tuple[str, ...] = ()
-    pairs = None
     if "models" in raw and "pairs" in raw:
         c.add("models", "give either `models` or `pairs`, not both")
-    if "models" in raw:
-        models = c.models(raw["models"], "models")
-    if "pairs" in raw:
-        pairs = c.pairs(raw["pairs"], "pairs")
+    models, pairs = kw.get("models", ()), kw.get("pairs")
 
     def check_model_names(names, where):
         known = _known_models() if check_names else None
@@ -921,17 +958,6 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
                 c.add("pairs.per_dataset", f"no pairs for dataset(s) {', '.join(missing)}; give every dataset "
                       "label its pairs")
 
-    repetitions = c.integer(raw.get("repetitions", 1), "repetitions", low=1, default=1)
-    seed = c.integer(raw.get("seed", 0), "seed", low=0)
-    split = SplitSpec()
-    if "split" in raw:
-        s = raw["split"]
-        if c.keys(s, "split", {"test_size", "stratify"}):
-            split = SplitSpec(
-                c.number(s.get("test_size", 0.3), "split.test_size", 0, 1, True, True, default=0.3),
-                c.boolean(s.get("stratify", True), "split.stratify", True),
-            )
-
     # solver / preset / settings
     solver = "highs"
     preset = None
@@ -948,19 +974,12 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
     if "solver" in raw:
         solver = c.string(raw["solver"], "solver", "highs")
     if "settings" in raw:
-        settings = {**settings, **c.settings(raw["settings"] or {}, "settings")}
+        settings = {**settings, **_settings(c, raw["settings"] or {}, "settings")}
 
-    record = None
-    if "record" in raw:
-        record = c.str_list(raw["record"], "record")
-
-    smoke = SmokeSpec()
-    if "smoke" in raw:
-        smoke = _parse_scale(c, raw["smoke"] or {}, check_model_names, "smoke", SmokeSpec)
-    reduced = None
-    if "reduced" in raw:
-        reduced = _parse_scale(c, raw["reduced"] or {}, check_model_names, "reduced", ScaleSpec)
-
+    smoke, reduced = kw.get("smoke", SmokeSpec()), kw.get("reduced")
+    for where, spec in (("smoke", smoke), ("reduced", reduced)):
+        if spec is not None:
+            check_model_names(spec.models or (), f"{where}.models")
     all_params = {k for m in methods for k in m.params}
     for where, spec in (("smoke", smoke), ("reduced", reduced)):
         for k in (spec.params or {}) if spec is not None else {}:
@@ -970,41 +989,18 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
     if check_names:
         _check_method_params(c, raw, methods, solver, smoke, reduced)
 
-    tables = []
-    if "tables" in raw:
-        t = raw["tables"]
-        if not isinstance(t, list):
-            c.add("tables", "expected a list of table specs")
-        else:
-            for i, x in enumerate(t):
-                spec = _parse_table(c, x, f"tables[{i}]")
-                if spec is not None:
-                    tables.append(spec)
-    plots = []
-    if "plots" in raw:
-        p = raw["plots"]
-        if not isinstance(p, list):
-            c.add("plots", "expected a list of plot specs")
-        else:
-            for i, x in enumerate(p):
-                spec = _parse_plot(c, x, f"plots[{i}]")
-                if spec is not None:
-                    plots.append(spec)
-    for what, specs in (("tables", tables), ("plots", plots)):
-        names = [s.name for s in specs]
+    for what in ("tables", "plots"):
+        names = [s.name for s in kw.get(what, ())]
         for n in set(names):
             if names.count(n) > 1:
                 c.add(what, f"name {n!r} is used twice")
 
     c.raise_if_any()
-    return ExperimentConfig(
-        name=name, methods=tuple(methods), datasets=tuple(datasets), models=models, pairs=pairs,
-        repetitions=repetitions, split=split, seed=seed, solver=solver, preset=preset, settings=settings,
-        record=record, smoke=smoke, reduced=reduced, tables=tuple(tables), plots=tuple(plots), description=description, path=path,
-    )
+    kw.update(methods=tuple(methods), solver=solver, preset=preset, settings=settings, path=path)
+    return ExperimentConfig(**kw)
 
 
-def _check_method_params(c: _Checker, raw: dict, methods, solver: str, smoke, reduced) -> None:
+def _check_method_params(c: Checker, raw: dict, methods, solver: str, smoke, reduced) -> None:
     """Every method parameter against its task's schema (unknown names, values), and the solver
     against what the runs need: at load time, before any run."""
     from interpretopt.experiments.tasks import check_method_params, check_method_solver, is_task_name
@@ -1019,39 +1015,13 @@ def _check_method_params(c: _Checker, raw: dict, methods, solver: str, smoke, re
             if spec is not None and spec.params:
                 grids.append((f"{scale}.params", {k: v for k, v in spec.params.items() if k in m.params}))
         for w, grid in grids:
-            for key, problem in check_method_params(m.method, grid, grid=True):
-                c.add(_join(w, key) if key else w, problem)
+            for key_, problem in check_method_params(m.method, grid, grid=True):
+                c.add(join(w, key_) if key_ else w, problem)
         for problem in check_method_solver(m.method, solver, m.params, grid=True):
             c.add(solver_where, problem)
 
 
-def _parse_scale(c: _Checker, s: Any, check_model_names, where: str, cls: type) -> ScaleSpec:
-    """A ``smoke:`` or ``reduced:`` section (same keys) into ``cls`` (its defaults fill the rest)."""
-    allowed = {"repetitions", "max_rows", "max_grid", "params", "datasets", "models", "pairs", "settings"}
-    if not c.keys(s, where, allowed):
-        return cls()
-    kw: dict[str, Any] = {}
-    if "repetitions" in s:
-        kw["repetitions"] = c.integer(s["repetitions"], f"{where}.repetitions", low=1, default=1)
-    if "max_rows" in s:
-        kw["max_rows"] = c.integer(s["max_rows"], f"{where}.max_rows", low=2, allow_none=True)
-    if "max_grid" in s:
-        kw["max_grid"] = c.integer(s["max_grid"], f"{where}.max_grid", low=1, allow_none=True)
-    if "params" in s:
-        kw["params"] = c.param_axes(s["params"], f"{where}.params")
-    if "datasets" in s:
-        kw["datasets"] = c.datasets(s["datasets"], f"{where}.datasets")
-    if "models" in s:
-        kw["models"] = c.models(s["models"], f"{where}.models")
-        check_model_names(kw["models"], f"{where}.models")
-    if "pairs" in s:
-        kw["pairs"] = c.pairs(s["pairs"], f"{where}.pairs")
-    if "settings" in s:
-        kw["settings"] = c.settings(s["settings"] or {}, f"{where}.settings")
-    return cls(**kw)
-
-
-def _parse_filter(c: _Checker, v: Any, where: str) -> dict:
+def _parse_filter(c: Checker, v: Any, where: str) -> dict:
     if v is None:
         return {}
     if not isinstance(v, dict):
@@ -1060,7 +1030,7 @@ def _parse_filter(c: _Checker, v: Any, where: str) -> dict:
     out = {}
     for k, x in v.items():
         if not _is_param_value(x):
-            c.add(_join(where, str(k)), f"expected a value or list of values, got {type(x).__name__}")
+            c.add(join(where, str(k)), f"expected a value or list of values, got {type(x).__name__}")
         else:
             out[str(k)] = tuple(x) if isinstance(x, list) else x
     return out
@@ -1073,117 +1043,16 @@ def _label_key(k: Any) -> str:
     return str(k)
 
 
-def _parse_table(c: _Checker, t: Any, where: str) -> TableSpec | None:
-    allowed = {"name", "caption", "rows", "columns", "metric", "aggregate", "higher_is_better", "tests", "baseline",
-               "filter", "digits", "reference", "pair"}
-    if not c.keys(t, where, allowed, required=("name", "metric")):
+def _parse_table(c: Checker, t: Any, where: str) -> TableSpec | None:
+    kw = read_spec(c, TableSpec, t, where)
+    if kw is None or not kw.get("name") or not kw.get("metric"):
         return None
-    name = c.string(t.get("name"), _join(where, "name")) if "name" in t else ""
-    metric = c.string(t.get("metric"), _join(where, "metric")) if "metric" in t else ""
-    rows = c.str_list(t.get("rows", ["dataset"]), _join(where, "rows"))
-    cols = c.str_list(t.get("columns", ["method_variant"]), _join(where, "columns"))
-    agg = t.get("aggregate", "mean_std")
-    if agg not in AGGREGATES:
-        c.add(_join(where, "aggregate"), f"unknown aggregate {agg!r}; valid: {', '.join(AGGREGATES)}")
-    tests = c.str_list(t.get("tests", []), _join(where, "tests"))
-    for x in tests:
-        if x not in TESTS:
-            c.add(_join(where, "tests"), f"unknown test {x!r}; valid: {', '.join(TESTS)}")
-    hib = c.boolean(t.get("higher_is_better", True), _join(where, "higher_is_better"), True)
-    baseline = t.get("baseline")
-    if baseline is not None and not isinstance(baseline, str):
-        c.add(_join(where, "baseline"), f"expected a column label (string), got {baseline!r}")
-        baseline = None
-    digits = c.integer(t.get("digits", 3), _join(where, "digits"), low=0, default=3)
-    caption = t.get("caption", "") or ""
-    if not isinstance(caption, str):
-        c.add(_join(where, "caption"), "expected a string")
-        caption = ""
-    ref = None
-    if "reference" in t:
-        r = t["reference"]
-        w = _join(where, "reference")
-        pairs_ref: dict = {}
-        if c.keys(r, w, {"source", "values", "tolerance", "pairs"}, required=("values",)):
-            pv = r.get("pairs") or {}
-            if not isinstance(pv, dict) or not all(isinstance(x, str) for x in pv.values()):
-                c.add(_join(w, "pairs"), "expected a mapping row label -> model pair text (e.g. 'MLP1-GB')")
-            else:
-                pairs_ref = {_label_key(k): x for k, x in pv.items()}
-            src = r.get("source", "") or ""
-            if not isinstance(src, str):
-                c.add(_join(w, "source"), "expected a string")
-                src = ""
-            tol = None
-            if r.get("tolerance") is not None:
-                tol = c.number(r["tolerance"], _join(w, "tolerance"), 0, None, True, default=None)
-            vals: dict = {}
-            stds: dict = {}
-            v = r.get("values")
-            if not isinstance(v, dict):
-                c.add(_join(w, "values"), "expected a mapping row label -> {column label: number}")
-            else:
-                for rk, row in v.items():
-                    if not isinstance(row, dict):
-                        c.add(f"{w}.values.{rk}", "expected a mapping column label -> number")
-                        continue
-                    vals[_label_key(rk)] = {}
-                    for ck, num in row.items():
-                        where_cell = f"{w}.values.{rk}.{ck}"
-                        std = None
-                        if isinstance(num, dict):
-                            if not c.keys(num, where_cell, {"value", "std"}, required=("value",)):
-                                continue
-                            num, std = num.get("value"), num.get("std")
-                            if std is not None and (isinstance(std, bool) or not isinstance(std, (int, float))
-                                                    or std < 0):
-                                c.add(f"{where_cell}.std", f"expected a number >= 0, got {std!r}")
-                                std = None
-                        if num is not None and (isinstance(num, bool) or not isinstance(num, (int, float))):
-                            c.add(where_cell, f"expected a number or {{value: number, std: number}}, got {num!r}")
-                            continue
-                        vals[_label_key(rk)][_label_key(ck)] = None if num is None else float(num)
-                        if std is not None:
-                            stds.setdefault(_label_key(rk), {})[_label_key(ck)] = float(std)
-            ref = ReferenceSpec(src, vals, stds, tol, pairs_ref)
-    pair = t.get("pair")
-    if pair is not None and (not isinstance(pair, str) or not pair):
-        c.add(_join(where, "pair"), f"expected a result column name (e.g. models), got {pair!r}")
-        pair = None
-    if not name or not metric:
-        return None
-    return TableSpec(name=name, metric=metric, rows=rows, columns=cols, aggregate=agg if agg in AGGREGATES else "mean",
-                     higher_is_better=hib, tests=tests, baseline=baseline,
-                     filter=_parse_filter(c, t.get("filter"), _join(where, "filter")), digits=digits, caption=caption,
-                     reference=ref, pair=pair)
+    return TableSpec(**kw)
 
 
-def _parse_plot(c: _Checker, p: Any, where: str) -> PlotSpec | None:
-    allowed = {"name", "kind", "x", "y", "hue", "facet", "filter", "pareto", "logx", "logy", "formats", "title"}
-    if not c.keys(p, where, allowed, required=("name", "kind", "x", "y")):
-        return None
-    kw: dict[str, Any] = {}
-    for k in ("name", "x", "y"):
-        if k in p:
-            kw[k] = c.string(p[k], _join(where, k))
-    kind = p.get("kind")
-    if kind not in PLOT_KINDS:
-        c.add(_join(where, "kind"), f"unknown plot kind {kind!r}; valid: {', '.join(PLOT_KINDS)}")
-    kw["kind"] = kind
-    for k in ("hue", "facet", "title"):
-        if k in p and p[k] is not None:
-            kw[k] = c.string(p[k], _join(where, k))
-    for k in ("pareto", "logx", "logy"):
-        if k in p:
-            kw[k] = c.boolean(p[k], _join(where, k))
-    if "formats" in p:
-        fm = c.str_list(p["formats"], _join(where, "formats"))
-        for f in fm:
-            if f not in PLOT_FORMATS:
-                c.add(_join(where, "formats"), f"unknown format {f!r}; valid: {', '.join(PLOT_FORMATS)}")
-        kw["formats"] = fm
-    kw["filter"] = _parse_filter(c, p.get("filter"), _join(where, "filter"))
-    if not all(kw.get(k) for k in ("name", "x", "y")) or kind not in PLOT_KINDS:
+def _parse_plot(c: Checker, p: Any, where: str) -> PlotSpec | None:
+    kw = read_spec(c, PlotSpec, p, where)
+    if kw is None or not all(kw.get(k) for k in ("name", "kind", "x", "y")):
         return None
     return PlotSpec(**kw)
 

@@ -363,6 +363,11 @@ class RunContext:
     def n_samples(self) -> int:
         return int(self.X.shape[0])
 
+    @property
+    def out_dir(self):
+        """The experiment's output directory (a ``Path``), or ``None`` when the run writes nothing."""
+        return Path(self._env.out_dir) if self._env.out_dir else None
+
     def _stratify(self):
         return self.y if (self._env.split.stratify and _is_discrete(self.y)) else None
 

@@ -35,7 +35,14 @@ Every feasible point is the value of the list "A's rules, then the next rule", a
 list of at most M distinct pool rules gives a feasible point with its value, so the optimum
 equals the best ``abbr(l, s)`` over such lists (checked by brute force in the tests).
 
-``build`` returns the Pyomo model, ``extract`` reads the list; neither solves.
+``build`` returns the Pyomo model, ``extract`` reads the list, ``start`` writes a given list
+(e.g. the annealed one) into the model's variables as a feasible point (a MIP start whose
+objective is that list's ``abbr(l, s)``); none of them solves.
+
+What the optimum certifies: the best list of at most M rules *from the rules given*. When
+they are the whole filtered pool R~ it is the pool's optimum (the cap of any search over
+R~); when they are a subset it is only the optimum over that subset, and its bound is not a
+bound over R~ (:meth:`interpretopt.methods.abbr.RuleListSearch.certify` labels which).
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ import numpy as np
 
 from interpretopt.exceptions import InputError
 
-__all__ = ["CertifyData", "CertifySolution", "patterns", "build", "extract"]
+__all__ = ["CertifyData", "CertifySolution", "patterns", "build", "extract", "start"]
 
 
 @dataclass
@@ -150,3 +157,41 @@ def extract(m) -> CertifySolution:
     nxt = [r for r in m.R if (pyo.value(m.v[r]) or 0.0) > 0.5]
     return CertifySolution(rules=tuple(int(r) for r in u), next_rule=int(nxt[0]) if nxt else None,
                            value=float(pyo.value(m.obj)), theta=float(pyo.value(m.theta)))
+
+
+def start(m, rules, next_rule: int | None) -> float:
+    """Write the list "``rules`` (the set A, any order), then ``next_rule``" into ``m``'s variables.
+
+    ``rules`` and ``next_rule`` index the columns of the model's pool (``next_rule=None``: the
+    dummy rule covering every sample is next, footnote 1). The point is feasible when
+    ``|A| <= sN < |A u D|`` (which holds for A = the first m* rules of a list and the next
+    rule of eq. 9); returns its objective value. Raises when the point is not feasible.
+    """
+    data: CertifyData = m._certify_data
+    P, k = data.cover.shape
+    A = [int(r) for r in rules]
+    if any(not 0 <= r < k for r in A) or (next_rule is not None and not 0 <= int(next_rule) < k):
+        raise InputError(f"rule indices must lie in 0..{k - 1}, got {A} and next {next_rule}")
+    if next_rule is not None and int(next_rule) in A:
+        raise InputError(f"the next rule {next_rule} is already in A {A}")
+    if len(A) + (next_rule is not None) > data.M or len(A) + (next_rule is not None) < 1:
+        raise InputError(f"a list of {len(A) + (next_rule is not None)} rules does not fit 1..M = 1..{data.M}")
+    x = data.cover[:, A].any(axis=1) if A else np.zeros(P, bool)
+    nxt = data.cover[:, int(next_rule)] if next_rule is not None else np.ones(P, bool)
+    d = nxt & ~x
+    sN = data.s * data.n
+    cA, cD = float(data.count[x].sum()), float(data.count[d].sum())
+    if cA > sN + 1e-9 or cA + cD < sN - 1e-9 or cD <= 0:
+        raise InputError(f"the list is not of the form of eq. 9 at s = {data.s}: |A| = {cA:g}, |D| = {cD:g}, "
+                         f"sN = {sN:g}")
+    theta = (sN - cA) / cD
+    for r in range(k):
+        m.u[r].set_value(1 if r in A else 0)
+        m.v[r].set_value(1 if (next_rule is not None and r == int(next_rule)) else 0)
+    m.v0.set_value(1 if next_rule is None else 0)
+    for p in range(P):
+        m.x[p].set_value(float(x[p]))
+        m.d[p].set_value(float(d[p]))
+        m.w[p].set_value(theta * float(d[p]))
+    m.theta.set_value(theta)
+    return float((data.rank_sum[x].sum() + theta * data.rank_sum[d].sum()) / (sN * data.n))

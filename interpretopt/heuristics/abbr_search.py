@@ -18,8 +18,10 @@ Phase 1 (pool R).
 Phase 2 (filter, eq. 10): keep r unless some r' has supp(r') > supp(r) and
   abbr(r') > 1.1 abbr(r).
 Phase 3 (annealing, eq. 15): start from the M rules of highest ABBR; each step swaps a random
-  position of the list with a random pool rule not in the list; a move of objective change
-  ``delta`` is taken when ``U < exp(K (i/T) scale delta)`` with K = 0.03, T = 500. The list's
+  position of the list with a random pool rule not in the list; a worse move of objective
+  change ``delta`` is taken with probability ``exp(delta / (K (1 - i/T)))``, K = 0.03,
+  T = 500 (the reading of eq. 15 that cools to strictly improving steps, :func:`acceptance`;
+  the printed formula is ``schedule="eq15"``). The list's
   objective ``abbr(l, s)`` is evaluated incrementally: the prefix unions before the swapped
   position are reused from the current state's cache, later ones are updated from the cached
   rule coverage. Finally the list is truncated to its first m* + 1 rules (Section 4.3.4).
@@ -42,9 +44,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from interpretopt.evaluation.abbr import (
+    CHECKLIST_READINGS,
     _checklist_best,
     checklist_level_stats,
     interpolate_prefix_stats,
+)
+from interpretopt.data._conditions import (  # re-exported: the binarization lives in data/
+    ConditionTable,
+    _quantile_thresholds,  # noqa: F401  (methods/abbr.py reads H._quantile_thresholds)
+    _table,
+    checklist_conditions,
+    discrete_mask,
+    evaluate_condition,
+    threshold_conditions,
 )
 from interpretopt.exceptions import InputError
 from interpretopt.heuristics.annealing import anneal
@@ -70,107 +82,6 @@ __all__ = [
     "random_rules",
 ]
 
-Cond = tuple  # (feature: int, op: str, value: float)
-
-_OPS = ("<=", ">", "<", ">=", "==", "!=")
-
-
-def evaluate_condition(X: np.ndarray, cond: Cond) -> np.ndarray:
-    """Boolean (n,) coverage of one condition on a numeric matrix."""
-    f, op, v = cond
-    col = X[:, f]
-    if op == "<=":
-        return col <= v
-    if op == ">":
-        return col > v
-    if op == "<":
-        return col < v
-    if op == ">=":
-        return col >= v
-    if op == "==":
-        return col == v
-    if op == "!=":
-        return col != v
-    raise InputError(f"unknown condition operator {op!r}; valid: {_OPS}")
-
-
-def discrete_mask(X: np.ndarray, discrete=None, max_values: int = 10) -> np.ndarray:
-    """Which features are discrete: the given indices/mask, else those with <= max_values distinct values."""
-    d = X.shape[1]
-    if discrete is None or (isinstance(discrete, str) and discrete == "auto"):
-        return np.array([np.unique(X[:, j]).size <= max_values for j in range(d)], dtype=bool)
-    arr = np.asarray(discrete)
-    if arr.dtype == bool:
-        if arr.shape != (d,):
-            raise InputError(f"discrete mask has shape {arr.shape}; expected ({d},)")
-        return arr
-    mask = np.zeros(d, dtype=bool)
-    mask[arr.astype(int)] = True
-    return mask
-
-
-@dataclass
-class ConditionTable:
-    """Conditions and their coverage (J, n) on the training samples."""
-
-    conditions: list
-    cover: np.ndarray  # bool (J, n)
-
-    def __len__(self) -> int:
-        return len(self.conditions)
-
-    def subset(self, idx) -> "ConditionTable":
-        idx = np.asarray(idx, dtype=int)
-        return ConditionTable([self.conditions[i] for i in idx], self.cover[idx])
-
-
-def _table(X: np.ndarray, conds: list) -> ConditionTable:
-    cover = np.empty((len(conds), X.shape[0]), dtype=bool)
-    for i, c in enumerate(conds):
-        cover[i] = evaluate_condition(X, c)
-    return ConditionTable(list(conds), cover)
-
-
-def _quantile_thresholds(col: np.ndarray, qs) -> list[float]:
-    vals = np.quantile(col, qs, method="linear")
-    out = []
-    lo, hi = col.min(), col.max()
-    for v in np.unique(vals):
-        if lo <= v < hi:  # a threshold at the maximum would give an empty ">" condition
-            out.append(float(v))
-    return out
-
-
-def threshold_conditions(X: np.ndarray, discrete: np.ndarray, n_thresholds: int = 9) -> ConditionTable:
-    """Conditions for exhaustive enumeration: ``==`` per value of a discrete feature; ``<=`` and ``>``
-    at the k/(n_thresholds+1) quantiles of a numerical one."""
-    qs = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-    conds: list = []
-    for j in range(X.shape[1]):
-        col = X[:, j]
-        if discrete[j]:
-            conds += [(j, "==", float(v)) for v in np.unique(col)]
-        else:
-            for t in _quantile_thresholds(col, qs):
-                conds += [(j, "<=", t), (j, ">", t)]
-    return _table(X, conds)
-
-
-def checklist_conditions(X: np.ndarray, discrete: np.ndarray,
-                         quantiles=(0.2, 0.4, 0.6, 0.8)) -> ConditionTable:
-    """Section 4.4.1: ``==`` for every value of a discrete feature, ``<=`` and ``>`` at the 1/5..4/5
-    quantiles of a numerical one."""
-    conds: list = []
-    for j in range(X.shape[1]):
-        col = X[:, j]
-        if discrete[j]:
-            conds += [(j, "==", float(v)) for v in np.unique(col)]
-        else:
-            for t in _quantile_thresholds(col, quantiles):
-                conds += [(j, "<=", t), (j, ">", t)]
-    return _table(X, conds)
-
-
 # ---------------------------------------------------------------------------------------------
 # rule pools
 # ---------------------------------------------------------------------------------------------
@@ -194,6 +105,11 @@ class RulePool:
     counts: np.ndarray
     rank_sums: np.ndarray
     n: int
+    #: |R| before the filter of eq. 10 (-1: unknown), seconds per phase, and the key of
+    #: (ranks, pool parameters) set by the estimator that built it
+    n_raw: int = -1
+    timings: dict = field(default_factory=dict)
+    key: str | None = None
 
     def __len__(self) -> int:
         return len(self.rules)
@@ -219,7 +135,7 @@ class RulePool:
     def subset(self, idx) -> "RulePool":
         idx = np.asarray(idx, dtype=int)
         return RulePool(self.conditions, [self.rules[i] for i in idx], self.packed[idx],
-                        self.counts[idx], self.rank_sums[idx], self.n)
+                        self.counts[idx], self.rank_sums[idx], self.n, self.n_raw, dict(self.timings), self.key)
 
     def rule_conditions(self, i: int) -> list:
         return [self.conditions[c] for c in self.rules[i]]
@@ -449,10 +365,13 @@ def condition_filter(table: ConditionTable, ranks: np.ndarray, *, min_support: f
 # ---------------------------------------------------------------------------------------------
 
 def eq15_accept(K: float, T: int, scale: float = 1.0):
-    """Acceptance of eq. 15: take the candidate when ``U < exp(K * (i/T) * scale * delta)``, i = 1..T.
+    """Acceptance of eq. 15 as printed: take the candidate when ``U < exp(K * (i/T) * scale * delta)``, i = 1..T.
 
     ``delta`` is the change of the objective (normalized ABBR); ``scale`` sets its unit (N = ranks).
-    Improvements (delta >= 0) are always taken.
+    Improvements (delta >= 0) are always taken. With K = 0.03 and ``scale = 1`` a worse move
+    is accepted with probability >= exp(-0.03) = 0.97 at every step (a random walk); with
+    ``scale = N`` the acceptance depends on the sample size. Neither cools to the strictly
+    improving steps Section 4.3.3 describes; kept as ``schedule="eq15"`` for measurement.
     """
 
     def accept(delta: float, k: int, rng: np.random.Generator) -> bool:
@@ -462,6 +381,44 @@ def eq15_accept(K: float, T: int, scale: float = 1.0):
         return rng.random() < math.exp(x)
 
     return accept
+
+
+#: acceptance schedules of the local search (see :func:`acceptance`)
+SCHEDULES = ("linear", "eq15", "greedy", "random_walk")
+
+
+def acceptance(schedule: str, K: float, T: int, scale: float = 1.0):
+    """The acceptance rule ``accept(delta, k, rng)`` of the local search (k = 0..T-1 is step i = k+1).
+
+    ``"linear"`` (default): a worse candidate (delta < 0, in units of normalized ABBR) is taken
+      with probability ``exp(delta / tau_i)`` where the temperature ``tau_i = K (1 - i/T)``
+      falls linearly from K to 0. This is the reading of eq. 15 that does what Section 4.3.3
+      and Appendix D say it does: improvements are always taken; the probability of a worse
+      move falls with how much worse it is and with i/T; and "as i approaches T, the
+      algorithm will exploit by only taking steps that strictly increase" (tau_T = 0: the
+      last step is greedy). K = 0.03 is the starting temperature: at i = 1 a move 0.01
+      worse is taken with probability exp(-1/3) = 0.72, at i = 0.9 T with exp(-10/3) = 0.04.
+    ``"eq15"``: eq. 15 as printed (:func:`eq15_accept`), with ``scale`` the unit of delta.
+    ``"greedy"``: hill climbing, only candidates that are not worse (the reference of the tests).
+    ``"random_walk"``: every candidate (with ``keep="best"``: the best of a random walk).
+    """
+    if schedule == "linear":
+        def accept(delta: float, k: int, rng: np.random.Generator) -> bool:
+            if delta >= 0:
+                return True
+            tau = K * (1.0 - (k + 1) / T)
+            if tau <= 0:
+                return False
+            return rng.random() < math.exp(delta / tau)
+
+        return accept
+    if schedule == "eq15":
+        return eq15_accept(K, T, scale)
+    if schedule == "greedy":
+        return lambda delta, k, rng: delta >= 0
+    if schedule == "random_walk":
+        return lambda delta, k, rng: True
+    raise InputError(f"unknown annealing schedule {schedule!r}; valid: {SCHEDULES}")
 
 
 class _ListState:
@@ -550,7 +507,7 @@ def _draw_outside(members: tuple[int, ...], size: int, g: np.random.Generator) -
 
 
 def anneal_rule_list(pool: RulePool, ranks: np.ndarray, s: float, M: int, *, n_iter: int = 500,
-                     K: float = 0.03, scale: float | None = None, keep: str = "best",
+                     K: float = 0.03, schedule: str = "linear", scale: float | None = None, keep: str = "best",
                      rng: np.random.Generator | None = None) -> RuleListAnneal:
     """Phase 3 of Rule List Search (Section 4.3.3, Algorithm 1 lines 21-31).
 
@@ -559,15 +516,19 @@ def anneal_rule_list(pool: RulePool, ranks: np.ndarray, s: float, M: int, *, n_i
     pool : filtered rule pool R~ (non-empty).
     ranks : int (n,) black-box ranks of the pool's samples.
     s : target support in (0, 1); M : maximum number of rules.
-    n_iter : T of eq. 15; K : the constant of eq. 15.
-    scale : unit of the objective change in eq. 15 (default N, i.e. ABBR measured in ranks).
-    keep : ``"best"`` returns the best list seen, ``"last"`` the walk's final list l(T).
+    n_iter : T of eq. 15; K : the constant of eq. 15 (the starting temperature of ``"linear"``).
+    schedule : acceptance rule, one of :data:`SCHEDULES` (see :func:`acceptance`).
+    scale : unit of the objective change for ``schedule="eq15"`` (default N, ABBR in ranks).
+    keep : ``"last"`` returns the walk's final list l(T) (Algorithm 1, line 31), ``"best"``
+        the best list seen.
     """
     t0 = time.perf_counter()
     if len(pool) == 0:
         raise InputError("the rule pool is empty after filtering; lower min_support or use a larger L")
     if keep not in ("best", "last"):
         raise InputError(f"keep must be 'best' or 'last', got {keep!r}")
+    if schedule not in SCHEDULES:
+        raise InputError(f"unknown annealing schedule {schedule!r}; valid: {SCHEDULES}")
     rng = rng if rng is not None else np.random.default_rng()
     n = pool.n
     ranks = np.asarray(ranks, dtype=np.int64)
@@ -590,7 +551,7 @@ def anneal_rule_list(pool: RulePool, ranks: np.ndarray, s: float, M: int, *, n_i
         cand = _swap_state(pool, ranks, st, pos, r)
         return cand, value_of(cand)
 
-    res = anneal(init, init_value, propose, n_iter, rng, accept=eq15_accept(K, max(n_iter, 1), scale))
+    res = anneal(init, init_value, propose, n_iter, rng, accept=acceptance(schedule, K, max(n_iter, 1), scale))
     chosen = res.best_state if keep == "best" else res.state
     interp = interpolate_prefix_stats(chosen.counts, chosen.sums, n, s)
     return RuleListAnneal(
@@ -623,8 +584,8 @@ class _CheckState:
 
 
 def anneal_checklist(cover: np.ndarray, ranks: np.ndarray, s: float, K: int, *, n_iter: int = 500,
-                     Kconst: float = 0.03, scale: float | None = None, keep: str = "best",
-                     rng: np.random.Generator | None = None) -> ChecklistAnneal:
+                     Kconst: float = 0.03, schedule: str = "linear", scale: float | None = None,
+                     keep: str = "best", reading: str = "set", rng: np.random.Generator | None = None) -> ChecklistAnneal:
     """Phase 3 of Checklist Search (Section 4.4.3, Algorithm 2 lines 16-27).
 
     Parameters
@@ -640,6 +601,10 @@ def anneal_checklist(cover: np.ndarray, ranks: np.ndarray, s: float, K: int, *, 
                          "0.02 < support < 0.98 and ABBR >= 0.5")
     if keep not in ("best", "last"):
         raise InputError(f"keep must be 'best' or 'last', got {keep!r}")
+    if schedule not in SCHEDULES:
+        raise InputError(f"unknown annealing schedule {schedule!r}; valid: {SCHEDULES}")
+    if reading not in CHECKLIST_READINGS:
+        raise InputError(f"unknown checklist reading {reading!r}; valid: {CHECKLIST_READINGS}")
     rng = rng if rng is not None else np.random.default_rng()
     ranks = np.asarray(ranks, dtype=np.int64)
     scale = float(n) if scale is None else float(scale)
@@ -652,7 +617,7 @@ def anneal_checklist(cover: np.ndarray, ranks: np.ndarray, s: float, K: int, *, 
 
     def evaluate(count: np.ndarray) -> tuple[float, int]:
         c, sm = checklist_level_stats(count, ranks, k)
-        return _checklist_best(c, sm, n, s, k)
+        return _checklist_best(c, sm, n, s, k, reading=reading)
 
     idx0 = tuple(int(i) for i in order[:k])
     count0 = cov8[list(idx0)].sum(axis=0, dtype=np.int16)
@@ -668,7 +633,7 @@ def anneal_checklist(cover: np.ndarray, ranks: np.ndarray, s: float, K: int, *, 
         v, t = evaluate(count)
         return _CheckState(st.idx[:pos] + (r,) + st.idx[pos + 1:], count, t), v
 
-    res = anneal(init, v0, propose, n_iter, rng, accept=eq15_accept(Kconst, max(n_iter, 1), scale))
+    res = anneal(init, v0, propose, n_iter, rng, accept=acceptance(schedule, Kconst, max(n_iter, 1), scale))
     chosen = res.best_state if keep == "best" else res.state
     value = res.best_value if keep == "best" else res.value
     return ChecklistAnneal(conditions=chosen.idx, threshold=chosen.t, value=float(value),
@@ -682,11 +647,13 @@ def anneal_checklist(cover: np.ndarray, ranks: np.ndarray, s: float, K: int, *, 
 # ---------------------------------------------------------------------------------------------
 
 def random_rules(X: np.ndarray, discrete: np.ndarray, n_rules: int = 1000, *, max_conditions: int = 5,
-                 min_support: float = 0.02, rng: np.random.Generator | None = None,
+                 min_support: float = 0.02, exact: bool = True, rng: np.random.Generator | None = None,
                  max_tries: int = 100) -> list:
-    """Appendix A.1 step 1: random rules of up to ``max_conditions`` conditions on distinct random
-    features, thresholds at a uniformly random quantile (numerical, random direction) or a random
-    observed value (discrete); rules with support below ``min_support`` are redrawn.
+    """Appendix A.1 step 1: random rules "of up to 5 conditions by randomly sampling 5 features":
+    ``max_conditions`` distinct random features (``exact=True``, the paper's reading; fewer only
+    when X has fewer features) or a uniform 1..``max_conditions`` of them (``exact=False``), one
+    condition each: a threshold at a uniformly random quantile (numerical, random direction) or a
+    random observed value (discrete); rules with support below ``min_support`` are redrawn.
 
     Returns a list of rules (lists of condition tuples); fewer than ``n_rules`` if redraws fail.
     """
@@ -695,7 +662,7 @@ def random_rules(X: np.ndarray, discrete: np.ndarray, n_rules: int = 1000, *, ma
     out = []
     for _ in range(n_rules):
         for _try in range(max_tries):
-            L = int(rng.integers(1, min(max_conditions, d) + 1))
+            L = min(max_conditions, d) if exact else int(rng.integers(1, min(max_conditions, d) + 1))
             feats = rng.choice(d, size=L, replace=False)
             conds = []
             for f in feats:

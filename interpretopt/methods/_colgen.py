@@ -545,7 +545,8 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
                       time_limit: float | None = None, milp_time_limit: float = 10.0,
                       mip_time_limit: float | None = 60.0, solver: str = "highs", pricing_solver: str | None = None,
                       mip_solver: str | None = None, initial_clauses=(), grounding=(), init: str = "none",
-                      tol: float = 1e-4, settings=None, clock: Callable[[], float] | None = None) -> CGResult:
+                      tol: float = 1e-4, settings=None, clock: Callable[[], float] | None = None,
+                      sample_weight=None) -> CGResult:
     """Column generation for the BRCG master (constraint, light or grounded form), with certificates.
 
     Parameters
@@ -584,6 +585,9 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     clock : callable or None
         Seconds (default ``time.perf_counter``); tests inject one to stop the loop at a given
         point without depending on the machine's speed.
+    sample_weight : (n,) nonnegative or None
+        Weight of each sample's Hamming loss (default 1 each): the merged rows of
+        :func:`~F.unique_rows` carry the summed weight of their copies.
     """
     clock = clock or time.perf_counter
     t_start = clock()
@@ -608,7 +612,8 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     X_full = np.asarray(X_bin).astype(bool)
     y_full = np.asarray(y).astype(np.int8)
     n, J = X_full.shape
-    X, yu, wu, inverse = F.unique_rows(X_full, y_full)
+    X, yu, wu, inverse = F.unique_rows(X_full, y_full, sample_weight=sample_weight)
+    whole_weights = bool(np.all(np.equal(np.mod(wu, 1.0), 0.0)))
     rc_tol = 1e-9 * spec.loss_scale
     deadline = None if time_limit is None else t_start + float(time_limit)
     timings = {"build": 0.0, "lp": 0.0, "pricing": 0.0, "bound": 0.0, "integer": 0.0, "total": 0.0}
@@ -743,7 +748,7 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         cover_u, n_lit, grounded, last.w if last is not None else None, mip_time_limit)
     timings["integer"] += time.perf_counter() - t0
     bound_ip = lower_bound
-    if spec.form == "constraint" and float(spec.grounding_penalty).is_integer():
+    if spec.form == "constraint" and float(spec.grounding_penalty).is_integer() and whole_weights:
         # the objective is a (weighted) Hamming loss in whole samples: round the bound up
         bound_ip = math.ceil(lower_bound - 1e-9 * max(1.0, abs(lower_bound)))
     gap = relative_gap(ip.objective, bound_ip)
@@ -761,7 +766,8 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         pos_rank[master.pos] = np.arange(master.pos.size)
         rows = pos_rank[inverse[y_full.astype(bool)]]
         x_lp = np.concatenate([last.xi[rows], last.w])
-        lp_duals = (last.mu[rows] / wu[master.pos][rows], last.lam)
+        wr = wu[master.pos][rows]
+        lp_duals = (np.divide(last.mu[rows], wr, out=np.zeros_like(last.mu[rows], dtype=float), where=wr > 0), last.lam)
     timings["total"] = time.perf_counter() - wall0
     return CGResult(clauses=clauses, selected=ip.selected, restricted_lp=last.objective if last is not None else None,
                     lower_bound=float(lower_bound), objective=ip.objective, gap=gap, proven=proven,

@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import check_is_fitted
 
 from interpretopt._validation import (
     RANDOM_STATE,
@@ -46,7 +45,26 @@ from interpretopt.methods._colgen import (
 from interpretopt.rules import RuleSet
 
 __all__ = ["BRCGClassifier", "GroundedBRCGClassifier", "CGResult", "column_generation", "PRICING_STRATEGIES",
-           "STOP_REASONS"]
+           "STOP_REASONS", "solver_roles"]
+
+
+def solver_roles(name: str, *, lp: bool, milp: bool, duals: bool) -> str:
+    """The roles a solver of the registry can fill in BRCG, as ``interpretopt list solvers`` prints them.
+
+    ``master``: the restricted master LP, which needs LP duals on an incremental model
+    (``highs``, ``ortools_glop``); ``pricing`` and ``integer``: the pricing MILP and the final
+    integer master (``pricing_solver``, ``mip_solver``), any MILP solver whose models may hold
+    continuous variables. Both MILPs have continuous variables (``xi`` of the integer master,
+    ``delta`` of the negative samples in pricing), so CP-SAT, which solves integer models only,
+    fills them only with ``options={'ortools_cpsat': {'discretize_continuous': True}}``, and
+    then never proves optimality (``cpsat*``).
+    """
+    roles = []
+    if name in _DUAL_LP_SOLVERS and lp and duals:
+        roles.append("master")
+    if milp:
+        roles += ["pricing*", "integer*"] if name == "ortools_cpsat" else ["pricing", "integer"]
+    return ",".join(roles) if roles else "-"
 
 # ----------------------------------------------------------------------------- estimators
 def _passthrough_conditions(d: int):
@@ -146,6 +164,20 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         Per-iteration LP value, lower bound, pricing used, columns added and times.
     timings_ : dict
         Seconds building, in LP solves, pricing, bounds and the integer master.
+    rule_precision_ : ndarray (n_rules,)
+        Training precision of each rule: the (weighted) share of the training samples it
+        covers that belong to the class the rules describe (``classes_[target_class]``).
+    default_precision_ : float
+        The same share among the training samples no rule covers (0.5 when there is none).
+
+    Notes
+    -----
+    Solver roles (:func:`solver_roles`; column ``brcg`` of ``interpretopt list solvers``):
+    the master LP needs LP duals on an incremental model (``solver``: ``highs`` or
+    ``ortools_glop``); the pricing MILP and the integer master (``pricing_solver``,
+    ``mip_solver``) take any MILP solver whose models may hold continuous variables (``highs``,
+    ``ortools_scip``, ``cbc``, ...). Both have continuous variables, so ``ortools_cpsat``
+    fills them only with its ``discretize_continuous`` option and then proves nothing.
     """
 
     _parameter_constraints: dict = {
@@ -295,7 +327,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
     def _grounding_clauses(self, X) -> tuple[list, list]:
         return [], []
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Binarize ``X``, run column generation on the labels ``y`` and store the rule set.
 
         Parameters
@@ -306,10 +338,17 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         y : array-like (n_samples,)
             Any two labels; ``classes_ = numpy.unique(y)`` and the rules describe
             ``classes_[target_class]``. A single class gives the constant model.
+        sample_weight : array-like (n_samples,) or None
+            Nonnegative weight of each sample's Hamming loss (default 1 each): an integer
+            weight ``k`` is the same as ``k`` copies of the sample. The weights are rescaled
+            to mean 1 (their sum becomes ``n_samples``), which keeps the light form's
+            ``1/n`` and the grounding penalty ``c_u * n`` in proportion to the loss, so the
+            rule set is that of the data with the samples repeated.
         """
         self._validate_params()
         X = validate_data(self, X, reset=True, categorical=True)
         n = X.shape[0]
+        sw = _check_sample_weight(sample_weight, n)
         self.classes_, yv = encode_binary_target(self, y, n_samples=n, allow_single_class=True)
         c_u = getattr(self, "c_u", 0.0)
         spec = self._spec(n, c_u)
@@ -321,19 +360,22 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         from interpretopt.solvers import SolveSettings
 
         if len(self.classes_) == 1:  # one class: the constant model, no rule (both target classes)
-            return self._fit_constant(0, spec)
+            self._fit_constant(0, spec)
+            self._set_precision(Xb, target, sw)
+            return self
         settings = self.settings if self.settings is not None else SolveSettings()
         res = column_generation(
             Xb, target, spec, max_literals=self.max_literals, pricing=self.pricing, beam_width=self.beam_width,
             columns_per_iter=self.columns_per_iter, max_iter=self.max_iter, time_limit=self.time_limit,
             milp_time_limit=self.milp_time_limit, mip_time_limit=self.mip_time_limit, solver=self.solver,
             pricing_solver=self.pricing_solver, mip_solver=self.mip_solver, initial_clauses=init_clauses,
-            grounding=grounding, init=self.init, tol=self.tol, settings=settings)
+            grounding=grounding, init=self.init, tol=self.tol, settings=settings, sample_weight=sw)
         self.cg_ = res
         self.clauses_ = [res.clauses[k] for k in res.selected]
         self.rules_ = self._to_ruleset(self.clauses_)
         self.rules_class_ = int(self.target_class)
         self._set_certificate(res)
+        self._set_precision(Xb, target, sw)
         int_res = res.solve_results.get("integer")
         if int_res is not None and str(int_res.status) != "optimal":
             warnings.warn(f"the integer master over the generated clauses ended with status {int_res.status}; "
@@ -361,6 +403,20 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
 
     def _literal_matrix(self, X, Xb):
         return Xb
+
+    def _set_precision(self, Xb, target, sw) -> None:
+        """``rule_precision_`` and ``default_precision_`` on the training samples (see :meth:`predict_proba`)."""
+        w = np.ones(Xb.shape[0]) if sw is None else sw
+        t = np.asarray(target, dtype=float)
+        cov = (np.stack([clause_cover(Xb, c) for c in self.clauses_], axis=1) if self.clauses_
+               else np.zeros((Xb.shape[0], 0), dtype=bool))
+
+        def share(mask) -> float:
+            tot = float(w[mask].sum())
+            return float((w[mask] * t[mask]).sum() / tot) if tot > 0 else 0.5
+
+        self.rule_precision_ = np.array([share(cov[:, k]) for k in range(cov.shape[1])], dtype=float)
+        self.default_precision_ = share(~cov.any(axis=1))
 
     def _fit_constant(self, label: int, spec: F.MasterSpec):
         """Labels of one class: no rule (all 0) or the always-true rule (all 1); no optimization is run.
@@ -422,6 +478,52 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         hit = self._clause_coverage(self._checked(X)).any(axis=1)
         codes = (hit if self.rules_class_ == 1 else ~hit).astype(np.int64)
         return self.classes_[np.minimum(codes, len(self.classes_) - 1)]
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities from the training precision of the rules that hold.
+
+        Definition: for a sample covered by one or more rules, the probability of the class
+        the rules describe (``classes_[target_class]``) is the largest training precision
+        among those rules (``rule_precision_``: the weighted share of that class among the
+        training samples the rule covers); for a sample no rule covers it is
+        ``default_precision_``, the share of that class among the uncovered training samples.
+        The other class gets the complement. :meth:`predict` is the rule set's own decision
+        and can disagree with ``argmax`` of these probabilities where a rule's training
+        precision is below 1/2.
+
+        Returns
+        -------
+        ndarray (n_samples, n_classes)
+            Columns in the order of ``classes_`` (one column for a single-class fit).
+        """
+        cov = self._clause_coverage(self._checked(X))
+        if cov.shape[1]:
+            prec = np.where(cov, self.rule_precision_[None, :], -np.inf).max(axis=1)
+            p_rule = np.where(cov.any(axis=1), prec, self.default_precision_)
+        else:
+            p_rule = np.full(cov.shape[0], self.default_precision_)
+        if len(self.classes_) == 1:
+            return np.ones((cov.shape[0], 1))
+        p1 = p_rule if self.rules_class_ == 1 else 1.0 - p_rule
+        return np.column_stack([1.0 - p1, p1])
+
+    def explain(self, X):
+        """Which rules hold on each row of ``X``.
+
+        Returns
+        -------
+        pandas.DataFrame (n_samples, n_rules) of bool
+            Column ``k`` is rule ``k`` of ``rules_``, labelled with its text (feature names
+            when the model was fitted on a DataFrame); the index is ``X``'s when ``X`` is a
+            DataFrame. A row with no ``True`` is predicted by the default (else) branch.
+        """
+        import pandas as pd
+
+        index = X.index if hasattr(X, "index") and hasattr(X, "columns") else None
+        cov = self._clause_coverage(self._checked(X))
+        names = render_names(self)
+        labels = [f"rule {k + 1}: {r.render(names)}" for k, r in enumerate(self.rules_.rules)]
+        return pd.DataFrame(cov, columns=labels, index=index)
 
     def render(self) -> str:
         """The rule set as text, with feature names when the input was a DataFrame."""
@@ -494,6 +596,7 @@ class GroundedBRCGClassifier(BRCGClassifier):
     def _grounding_clauses(self, X):
         index = {c: j for j, c in enumerate(self.literals_)}
         d = self.n_features_in_
+        names = render_names(self)
         extra: list = []
         clauses: list[tuple] = []
         for k, rule in enumerate(self.grounding.rules):
@@ -506,10 +609,11 @@ class GroundedBRCGClassifier(BRCGClassifier):
                     j = _close_match(cond, self.literals_)
                 if j is None:
                     if cond.feature >= d:
-                        raise InputError(f"grounding rule {k} refers to feature {cond.feature}, but X has {d} features")
+                        raise InputError(f"grounding rule {k} ({rule.render()}) refers to feature {cond.feature}, "
+                                         f"but X has {d} features")
                     if not self.extend_literals:
                         raise InputError(
-                            f"grounding rule {k} uses condition {cond.render()!r} that the binarizer did not produce; "
+                            f"grounding rule {k} uses condition {cond.render(names)!r} that the binarizer did not produce; "
                             "fit with the same binarizer settings as the grounding rules, or pass extend_literals=True")
                     j = len(self.literals_) + len(extra)
                     extra.append(cond)
@@ -536,11 +640,33 @@ class GroundedBRCGClassifier(BRCGClassifier):
             Xb = np.asarray(self.binarizer_.transform(X))
         return Xb.astype(bool)
 
-    def fit(self, X, y):
-        super().fit(X, y)
+    def fit(self, X, y, sample_weight=None):
+        super().fit(X, y, sample_weight=sample_weight)
         sel = set(self.clauses_)
         self.grounding_kept_ = np.array([c in sel for c in self.grounding_clauses_], dtype=bool)
         return self
+
+
+def _check_sample_weight(sample_weight, n: int):
+    """None, or ``n`` finite nonnegative floats that are not all 0 (else an error naming what is wrong)."""
+    if sample_weight is None:
+        return None
+    try:
+        w = np.asarray(sample_weight, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(f"sample_weight must be {n} nonnegative numbers, got {type(sample_weight).__name__}") from None
+    if w.ndim == 0:
+        w = np.full(n, float(w))
+    if w.shape != (n,):
+        raise InputError(f"sample_weight must have one entry per sample: shape ({n},) expected, got {w.shape}")
+    bad = ~np.isfinite(w) | (w < 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"sample_weight must be finite and >= 0; entry {i} is {float(w[i])!r} "
+                         f"({int(bad.sum())} such entries)")
+    if not w.sum() > 0:
+        raise InputError("sample_weight: every weight is zero; give at least one sample a positive weight")
+    return w * (n / w.sum())
 
 
 def _close_match(cond, literals) -> int | None:

@@ -28,8 +28,6 @@ entropy-criterion tree standing in for C4.5).
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
 from numbers import Integral, Real
 from typing import Any
 
@@ -66,7 +64,7 @@ from interpretopt.heuristics.companion import (  # noqa: F401  (re-exported: the
     crl_acceptance,
     search_companion_list,
 )
-from interpretopt.heuristics.mining import MiningReport, QuantileOneHotBinarizer, RulePool, mine_rules
+from interpretopt.heuristics.mining import MiningReport, QuantileOneHotBinarizer, mine_rules
 
 __all__ = [
     "ALPHA_CANDIDATES",

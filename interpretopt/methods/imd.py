@@ -788,8 +788,12 @@ class BRCGDiff(_DiffModel):
         return np.asarray(self.diff_rules_.predict(Xa), dtype=np.int8)
 
 
-def _and_not(terms: list[Conjunction], rule: Conjunction) -> list[Conjunction]:
-    """``(OR of terms) AND NOT rule`` as a list of satisfiable, simplified terms."""
+def _and_not(terms: list[Conjunction], rule: Conjunction, max_terms: int | None = None) -> list[Conjunction]:
+    """``(OR of terms) AND NOT rule`` as a list of satisfiable, simplified terms.
+
+    Raises ``InterpretoptError`` as soon as more than ``max_terms`` terms are produced (before
+    absorption, which is the expensive part), so a blow-up fails fast instead of running for hours.
+    """
     out: list[Conjunction] = []
     for t in terms:
         if not Conjunction(t.conditions + rule.conditions).is_satisfiable():
@@ -799,21 +803,46 @@ def _and_not(terms: list[Conjunction], rule: Conjunction) -> list[Conjunction]:
             u = Conjunction(t.conditions + (lit.negate(),))
             if u.is_satisfiable():
                 out.append(u.simplify())
+        if max_terms is not None and len(out) > max_terms:
+            raise InterpretoptError(
+                f"the disagreement DNF of the two BRCG rule sets exceeds max_terms={max_terms} terms; "
+                "raise max_terms or learn simpler rule sets (e.g. larger lambda0 / lambda1)")
     return _absorb(out)
 
 
 def _absorb(terms: list[Conjunction]) -> list[Conjunction]:
-    """Distinct terms without those that contain every condition of a shorter kept term."""
+    """Distinct terms without those that contain every condition of a shorter kept term.
+
+    A kept term ``s`` absorbs ``t`` when ``s`` is a subset of ``t``: counted through an index from
+    each condition to the kept terms holding it (``s`` is a subset of ``t`` exactly when all of
+    ``s``'s conditions are among ``t``'s), so the cost follows the overlaps, not all pairs.
+    """
     uniq = list(dict.fromkeys(terms))
     uniq.sort(key=len)
     kept: list[Conjunction] = []
-    sets: list[frozenset] = []
+    sizes: list[int] = []
+    holders: dict = {}
     for t in uniq:
-        cs = frozenset(t.conditions)
-        if any(s <= cs for s in sets):
+        cs = set(t.conditions)
+        if not cs:  # the empty conjunction (TRUE) absorbs everything after it
+            return [t]
+        hits: dict[int, int] = {}
+        absorbed = False
+        for c in cs:
+            for k in holders.get(c, ()):
+                hits[k] = hits.get(k, 0) + 1
+                if hits[k] == sizes[k]:
+                    absorbed = True
+                    break
+            if absorbed:
+                break
+        if absorbed:
             continue
+        idx = len(kept)
         kept.append(t)
-        sets.append(cs)
+        sizes.append(len(cs))
+        for c in cs:
+            holders.setdefault(c, []).append(idx)
     return kept
 
 
@@ -825,13 +854,9 @@ def difference_dnf(A: RuleSet, B: RuleSet, *, max_terms: int = 20000) -> list[Co
             continue
         current = [a.simplify()]
         for b in B:
-            current = _and_not(current, b)
+            current = _and_not(current, b, max_terms)
             if not current:
                 break
-            if len(current) > max_terms:
-                raise InterpretoptError(
-                    f"the disagreement DNF of the two BRCG rule sets exceeds max_terms={max_terms} terms; "
-                    "raise max_terms or learn simpler rule sets (e.g. larger lambda0 / lambda1)")
         out.extend(current)
     return _absorb(out)
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from sklearn.base import clone
-from sklearn.pipeline import make_pipeline
 from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from interpretopt.data import QuantileBinarizer, TreeBinarizer, dataset_from_frame
 from interpretopt.exceptions import InputError
@@ -181,3 +182,62 @@ def test_columns_equal_conditions_on_real_data(name, data_dir):
         _check_columns_are_conditions(b, ds.X)
         kinds = dict(zip(ds.feature_names, b.feature_kinds_))
         assert all(kinds[c] != "numeric" for c, t in ds.feature_types.items() if t == "categorical")
+
+
+# -----------------------------------------------------------------------------
+# scikit-learn's estimator checks on the binarizers.
+
+
+@parametrize_with_checks([QuantileBinarizer(), TreeBinarizer()])
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+def test_regression_binarizer_rejects_inf_in_two_valued_numeric_column():
+    """A numeric column with values {1, inf} was taken as a binary feature and inf as a category."""
+    with pytest.raises(InputError, match="infinite"):
+        QuantileBinarizer().fit(np.array([[1.0], [np.inf], [1.0]]))
+    with pytest.raises(InputError, match="infinite"):
+        TreeBinarizer().fit(np.array([[1.0], [-np.inf]]), [0, 1])
+    # bool and categorical columns are not numeric values and stay accepted
+    QuantileBinarizer().fit(pd.DataFrame({"b": [True, False], "c": pd.Categorical(["u", "v"])}))
+
+
+@pytest.mark.parametrize("bad, match", [
+    (np.array([[1.0, np.nan]]), None),  # NaN is allowed by the binarizers; checked below
+    (np.array([1.0, 2.0]), "2-D"),
+    (np.zeros((2, 2, 2)), "2-D"),
+])
+def test_binarizer_shapes_and_nan(bad, match):
+    if match is None:
+        b = QuantileBinarizer(n_thresholds=1).fit(np.array([[1.0, 1.0], [2.0, 2.0], [3.0, np.nan]]))
+        out = b.transform(bad)
+        assert out.shape == (1, len(b.conditions_))
+        # a missing value satisfies no '<=', '>', '==' column, and every '!=' column (as Condition.evaluate)
+        for k, c in enumerate(b.conditions_):
+            if c.feature == 1:
+                assert out[0, k] == (c.op == "!=")
+            assert out[0, k] == c.evaluate(bad)[0]
+        return
+    with pytest.raises(InputError, match=match):
+        QuantileBinarizer().fit(bad)
+
+
+# ----------------------------------------------------------------------------- the family's threshold rule
+def test_splitting_thresholds_keep_the_distinct_cuts_inside_min_max():
+    from interpretopt.data import splitting_thresholds
+
+    v = np.array([1.0, 2.0, 2.0, 5.0])
+    assert splitting_thresholds([5.0, 0.5, 2.0, 2.0, 1.0, 4.9], v).tolist() == [1.0, 2.0, 4.9]
+    assert splitting_thresholds([1.0], np.array([])).tolist() == []
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 10_000), nt=st.integers(1, 12))
+def test_quantile_binarizer_thresholds_are_the_familys(seed, nt):
+    from interpretopt.data import quantile_thresholds
+
+    rng = np.random.default_rng(seed)
+    x = rng.exponential(size=40).round(1)
+    b = QuantileBinarizer(n_thresholds=nt).fit(x.reshape(-1, 1))
+    assert np.array_equal(b.thresholds_[0], quantile_thresholds(x, np.arange(1, nt + 1) / (nt + 1)))

@@ -6,7 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from interpretopt.data import Dataset, dataset_from_csv, dataset_from_frame, infer_feature_types
+from interpretopt.data import (
+    Dataset,
+    dataset_from_csv,
+    dataset_from_frame,
+    infer_feature_types,
+)
 from interpretopt.exceptions import DataError, InputError
 
 
@@ -132,3 +137,13 @@ def test_from_csv_errors(tmp_path):
     ok.write_text("a,b\n1,0\n2,1\n")
     with pytest.raises(InputError, match="columns are: a, b"):
         dataset_from_csv(ok, "t")
+
+
+def test_regression_dataset_numeric_names_a_string_column():
+    """A Dataset built directly with an object column failed inside pandas/numpy in numeric()."""
+    from interpretopt.data import Dataset
+
+    X = pd.DataFrame({"a": [1.0, 2.0], "s": ["u", "v"]})
+    ds = Dataset("d", X, np.array([0, 1]), {"a": "numeric", "s": "categorical"})
+    with pytest.raises(InputError, match="column 's'.*neither numeric nor a pandas category"):
+        ds.numeric()

@@ -139,3 +139,59 @@ def test_bad_support_target(s):
         A.abbr_at_support(np.ones((4, 1), bool), np.arange(1, 5), s)
     with pytest.raises(InputError):
         A.optimality_ratio(0.9, s)
+
+
+def test_helpers_take_scores_and_rank_inside():
+    rng = np.random.default_rng(3)
+    scores = rng.random(50)
+    scores[[3, 7]] = scores[5]  # ties, broken by position
+    ranks = A.rank_scores(scores)
+    covers = rng.random((50, 3)) < 0.3
+    assert A.abbr(covers[:, 0], scores=scores) == A.abbr(covers[:, 0], ranks)
+    assert A.consistency(covers[:, 0], m=20, scores=scores) == A.consistency(covers[:, 0], ranks, 20)
+    assert A.abbr_at_support(covers, s=0.2, scores=scores) == A.abbr_at_support(covers, ranks, 0.2)
+    with pytest.raises(InputError, match="not both"):
+        A.abbr(covers[:, 0], ranks, scores=scores)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (np.linspace(0.01, 0.99, 10), "non-integer"),      # probabilities passed as ranks
+    (np.arange(0, 10), r"1\.\.10"),                    # 0-based
+    (np.array([1, 2, 2, 4, 5, 6, 7, 8, 9, 10]), "more than once"),
+    (np.arange(1, 11) * 2, r"1\.\.10"),
+])
+def test_non_permutation_ranks_are_rejected(bad, match):
+    cover = np.arange(10) % 2 == 0
+    with pytest.raises(InputError, match=match):
+        A.abbr(cover, bad)
+    with pytest.raises(InputError, match=match):
+        A.abbr_at_support(cover[:, None], bad, 0.3)
+
+
+@pytest.mark.parametrize("m", [0.5, 0, 11, True, "3"])
+def test_consistency_rejects_fractional_or_out_of_range_thresholds(m):
+    ranks = np.arange(1, 11)
+    with pytest.raises(InputError, match="rank threshold m"):
+        A.consistency(ranks > 5, ranks, m)
+
+
+def test_consistency_at_probability_threshold():
+    scores = np.array([0.1, 0.6, 0.5, 0.9, 0.4])
+    cover = np.array([True, True, True, True, False])
+    assert A.consistency_at_probability(cover, scores, 0.5) == pytest.approx(2 / 4)  # score > p
+    assert A.consistency_at_probability(np.zeros(5, bool), scores, 0.5) == 0.0
+    # at p = the score of rank m - 1 it equals Definition 3 at m (no ties)
+    ranks = A.rank_scores(scores)
+    assert A.consistency_at_probability(cover, scores, 0.4) == A.consistency(cover, ranks, 3)
+    with pytest.raises(InputError, match="probability threshold p"):
+        A.consistency_at_probability(cover, scores, 1.5)
+
+
+def test_checklist_counts_and_threshold_are_checked():
+    ranks = np.arange(1, 11)
+    with pytest.raises(InputError, match="0..K"):
+        A.checklist_abbr_at_support(np.full(10, 4), ranks, 0.2, 3)
+    with pytest.raises(InputError, match="threshold t"):
+        A.checklist_abbr_at_support(np.full(10, 2), ranks, 0.2, 3, t=2.5)
+    with pytest.raises(InputError, match="valid"):
+        A.checklist_abbr_at_support(np.full(10, 2), ranks, 0.2, 3, reading="mixed")

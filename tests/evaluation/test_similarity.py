@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from interpretopt.evaluation.similarity import (
     compare_rule_sets,
     literal_similarity,
-    rule_similarity,
     rule_set_similarity,
+    rule_similarity,
+    rule_similarity_matrix,
     statistical_similarity,
 )
 from interpretopt.exceptions import InputError
@@ -128,3 +129,45 @@ def test_empty_rule_sets_and_bad_arguments():
         compare_rule_sets(A, A, similarity="statistical")
     with pytest.raises(InputError, match="similarity"):
         compare_rule_sets(A, A, similarity="cosine")
+
+
+def _brute_rule_set_similarity(S: np.ndarray) -> float:
+    m1, m2 = S.shape
+    if m1 + m2 == 0:
+        return 1.0
+    best = 0.0
+    if m1 <= m2:
+        for perm in itertools.permutations(range(m2), m1):
+            best = max(best, sum(S[i, j] for i, j in enumerate(perm)))
+    else:
+        for perm in itertools.permutations(range(m1), m2):
+            best = max(best, sum(S[i, j] for j, i in enumerate(perm)))
+    return 2 * best / (m1 + m2)
+
+
+small_conditions = st.builds(Condition, st.integers(0, 2), st.sampled_from(["<=", ">", "<", ">="]),
+                       st.sampled_from([0.5, 1.5]))
+
+
+small_rules = st.lists(small_conditions, min_size=1, max_size=3).map(Conjunction)
+
+
+small_rule_sets = st.lists(small_rules, min_size=0, max_size=4).map(RuleSet)
+
+
+@settings(max_examples=30)
+@given(A=small_rule_sets, B=small_rule_sets)
+def test_rule_set_similarity_is_the_best_assignment_and_matching_is_consistent(A, B):
+    m = compare_rule_sets(A, B)
+    S = rule_similarity_matrix(A, B)
+    assert m.score == pytest.approx(_brute_rule_set_similarity(S), abs=1e-12)
+    # each rule appears once; matched pairs carry their matrix entry; the pairs sum to z*
+    lefts = [x.i for x in m.matches if x.i is not None]
+    rights = [x.j for x in m.matches if x.j is not None]
+    assert sorted(lefts) == list(range(len(A))) and sorted(rights) == list(range(len(B)))
+    pairs = [x for x in m.matches if x.i is not None and x.j is not None]
+    assert len(pairs) == min(len(A), len(B))
+    for x in pairs:
+        assert x.score == pytest.approx(S[x.i, x.j])
+    if len(A) + len(B):
+        assert m.score == pytest.approx(min(1.0, 2 * sum(x.score for x in pairs) / (len(A) + len(B))))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import textwrap
 from pathlib import Path
 
 import pandas as pd

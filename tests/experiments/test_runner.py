@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
 import numpy as np
+import pandas as pd
 import pytest
 
 from interpretopt.experiments import runner as R
 from interpretopt.experiments.config import parse_config
-from interpretopt.experiments.runner import RunContext, digest, memo_stats, plan_runs
+from interpretopt.experiments.results import ResultStore, read_results
+from interpretopt.experiments.runner import (
+    RunContext,
+    digest,
+    memo_stats,
+    plan_runs,
+    run_experiment,
+    run_name,
+    run_seed,
+)
+from interpretopt.experiments.tasks import _builtin, get_task
 
 
 def _ctx(seed=0, solver="highs", test_size=0.3, rep=0, method="noop"):
@@ -81,3 +101,339 @@ def test_seed_for_is_hashed_from_config_seed_dataset_and_parts():
     assert a.seed_for("rule", rows=np.arange(4)) != a.seed_for("rule", rows=np.arange(5))
     assert _ctx(seed=7).seed_for("rule", 3) != a.seed_for("rule", 3)
     assert a.rng_for("x").integers(1 << 30) == np.random.default_rng(a.seed_for("x")).integers(1 << 30)
+
+
+# -----------------------------------------------------------------------------
+# Runner: names, hashed seeds, resume, failures, missing data, parallel and Dask execution.
+
+
+METRIC_COLS = ["run_name", "seed", "fidelity", "accuracy", "n_leaves"]
+
+
+def _cfg(**kw):
+    d = {"name": "t", "method": "dummy_tree", "params": {"max_depth": [1, 3]}, "datasets": ["breast_cancer"],
+         "repetitions": 2}
+    d.update(kw)
+    return parse_config(d)
+
+
+def _sorted(df):
+    return df.sort_values("run_name").reset_index(drop=True)
+
+
+# ----------------------------------------------------------------------------- names and seeds
+
+
+def test_run_name_format():
+    assert run_name("imd", {"variant": "jst", "max_depth": 6}, "adult", ("RF1", "GNB"), 0) == \
+        "imd[max_depth=6,variant=jst]@adult/RF1-GNB/0"
+    assert run_name("noop", {}, "breast_cancer", (), 2) == "noop@breast_cancer/-/2"
+
+
+def test_names_and_seeds_do_not_depend_on_order():
+    a = _cfg(params={"max_depth": [1, 3], "criterion": ["gini", "entropy"]},
+             datasets=["breast_cancer", "circle"])
+    b = _cfg(params={"criterion": ["entropy", "gini"], "max_depth": [3, 1]},
+             datasets=["circle", "breast_cancer"])
+    ra = {r.name: (r.seed, r.key) for r in plan_runs(a)}
+    rb = {r.name: (r.seed, r.key) for r in plan_runs(b)}
+    assert ra == rb
+    seeds = [s for s, _ in ra.values()]
+    assert len(set(seeds)) == len(seeds)
+    r = plan_runs(a)[0]
+    assert r.seed == run_seed(0, r.dataset.label, r.method, r.params, r.rep)
+    # another root seed gives other run seeds
+    assert {x.seed for x in plan_runs(_cfg(seed=1))}.isdisjoint({x.seed for x in plan_runs(_cfg())})
+
+
+def test_results_do_not_depend_on_run_order(tmp_path):
+    c = _cfg()
+    runs = plan_runs(c)
+    run_experiment(c, out_dir=tmp_path / "a", runs=runs, progress=False)
+    R.clear_caches()
+    run_experiment(c, out_dir=tmp_path / "b", runs=runs[::-1], progress=False)
+    a, b = _sorted(read_results(tmp_path / "a")), _sorted(read_results(tmp_path / "b"))
+    pd.testing.assert_frame_equal(a[METRIC_COLS], b[METRIC_COLS])
+
+
+def test_context_splits_shared_across_methods_and_deterministic():
+    c = parse_config({
+        "name": "t", "datasets": ["breast_cancer"], "repetitions": 2,
+        "methods": [{"method": "noop"}, {"method": "dummy_tree"}]})
+    env = R.RunEnv.from_config(c)
+    runs = plan_runs(c)
+    loaded = R._load(runs[0].dataset, None, 0)
+    ctxs = {(r.method, r.rep): RunContext(r, env, loaded) for r in runs}
+    tr1, te1 = ctxs[("noop", 0)].split()
+    tr2, te2 = ctxs[("dummy_tree", 0)].split()
+    np.testing.assert_array_equal(te1, te2)
+    assert not np.array_equal(te1, ctxs[("noop", 1)].split()[1])
+    assert not np.array_equal(te1, ctxs[("noop", 0)].split(key="other")[1])
+    folds = ctxs[("noop", 0)].kfold(3)
+    assert len(folds) == 3 and sum(len(t) for _, t in folds) == loaded.X.shape[0]
+    np.testing.assert_array_equal(folds[0][1], ctxs[("dummy_tree", 0)].kfold(3)[0][1])
+    assert ctxs[("noop", 0)].rng.integers(1 << 30) == np.random.default_rng(runs[0].seed).integers(1 << 30)
+
+
+# ----------------------------------------------------------------------------- resume
+
+
+def test_resume_after_interruption_does_not_redo_finished_runs(tmp_path, monkeypatch):
+    c = parse_config({"name": "r", "method": "noop", "params": {"k": [1, 2, 3, 4]}, "datasets": ["breast_cancer"],
+                      "repetitions": 2})
+    calls = []
+
+    def interrupting(ctx):
+        calls.append(ctx.run_name)
+        if len(calls) == 4:
+            raise KeyboardInterrupt  # Ctrl-C in the middle of the grid
+        return {"value": ctx.params["k"]}
+
+    monkeypatch.setattr(_builtin, "run_noop", interrupting)
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(c, out_dir=tmp_path, progress=False)
+    store = ResultStore(tmp_path)
+    first = store.statuses()
+    assert len(first) == 3 and set(first.values()) == {"ok"}
+    assert (tmp_path / "results.parquet").is_file()  # consolidated even when interrupted
+    mtimes = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "runs").iterdir()}
+    done_names = set(calls[:3])
+
+    calls.clear()
+    monkeypatch.setattr(_builtin, "run_noop", lambda ctx: (calls.append(ctx.run_name), {"value": 1})[1])
+    rep = run_experiment(c, out_dir=tmp_path, progress=False)
+    assert rep.n_skipped == 3 and rep.n_ok == 5 and rep.n_failed == 0
+    assert done_names.isdisjoint(calls) and len(calls) == 5
+    for p in (tmp_path / "runs").iterdir():
+        if p.name in mtimes:
+            assert p.stat().st_mtime_ns == mtimes[p.name]  # finished runs untouched
+    assert len(read_results(tmp_path)) == 8
+    # nothing left: a third call runs nothing; --force reruns everything
+    assert run_experiment(c, out_dir=tmp_path, progress=False).n_skipped == 8
+    calls.clear()
+    assert run_experiment(c, out_dir=tmp_path, progress=False, force=True).n_ok == 8 and len(calls) == 8
+
+
+def test_resume_after_process_is_killed(tmp_path):
+    script = textwrap.dedent(f"""
+        from interpretopt.experiments.config import parse_config
+        from interpretopt.experiments.runner import run_experiment
+        c = parse_config({{"name": "k", "method": "sleep", "params": {{"seconds": 0.25, "i": list(range(40))}},
+                          "datasets": ["breast_cancer"]}})
+        run_experiment(c, out_dir={str(tmp_path)!r}, progress=False)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
+    runs_dir = tmp_path / "runs"
+    deadline = time.time() + 60
+    try:
+        while time.time() < deadline:
+            if runs_dir.is_dir() and len(list(runs_dir.glob("*.json"))) >= 3:
+                break
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(30)
+    n_done = len(list(runs_dir.glob("*.json")))
+    assert 3 <= n_done < 40
+    for p in runs_dir.glob("*.json"):  # every stored row is complete JSON
+        assert json.loads(p.read_text())["run_status"] == "ok"
+    # the same grid again; the remaining runs are made instant by keeping their names and keys
+    c = parse_config({"name": "k", "method": "sleep", "params": {"seconds": 0.25, "i": list(range(40))},
+                      "datasets": ["breast_cancer"]})
+    fast = [dataclasses.replace(r, params={**r.params, "seconds": 0.0}) for r in plan_runs(c)]
+    rep = run_experiment(c, out_dir=tmp_path, runs=fast, progress=False)
+    assert rep.n_skipped == n_done and rep.n_ok == 40 - n_done
+
+
+# ----------------------------------------------------------------------------- failures
+
+
+def test_failed_runs_are_recorded_and_the_rest_go_on(tmp_path):
+    c = parse_config({"name": "f", "method": "fail", "params": {"fail_reps": [[1]], "message": "boom"},
+                      "datasets": ["breast_cancer"], "repetitions": 3})
+    rep = run_experiment(c, out_dir=tmp_path, progress=False)
+    assert rep.n_ok == 2 and rep.n_failed == 1
+    df = read_results(tmp_path)
+    bad = df[df.run_status == "failed"].iloc[0]
+    assert bad.rep == 1 and bad.error == "RuntimeError: boom" and "run_fail" in bad.traceback
+    assert df[df.run_status == "ok"].value.tolist() == [1, 1]
+    # failed runs are retried on the next call, finished ones are not
+    rep2 = run_experiment(c, out_dir=tmp_path, progress=False)
+    assert rep2.n_skipped == 2 and rep2.n_failed == 1
+    assert run_experiment(c, out_dir=tmp_path, progress=False, retry_failed=False).n_skipped == 3
+
+
+def test_missing_dataset_fails_its_runs_only(tmp_path):
+    c = _cfg(datasets=["breast_cancer", "adult"], repetitions=1)
+    rep = run_experiment(c, out_dir=tmp_path / "out", data_dir=tmp_path / "empty", progress=False)
+    df = read_results(tmp_path / "out")
+    assert rep.n_ok == 2 and rep.n_failed == 2
+    adult = df[df.dataset == "adult"]
+    assert (adult.run_status == "failed").all()
+    assert all("DataError" in e and "adult" in e for e in adult.error)
+    assert (df[df.dataset == "breast_cancer"].run_status == "ok").all()
+
+
+def test_unknown_task_module_gives_clear_error(monkeypatch):
+    import importlib
+
+    real = importlib.import_module
+
+    def fake(name, *a, **k):
+        if name == "interpretopt.experiments.tasks.crl":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(importlib, "import_module", fake)
+    with pytest.raises(ImportError, match="task 'crl' needs module interpretopt.experiments.tasks.crl"):
+        get_task("crl")
+
+
+def test_task_returning_special_keys_and_artifacts(tmp_path, monkeypatch):
+    def task(ctx):
+        return {"solver": "highs", "status": "optimal", "objective": 1.5, "bound": 1.5, "gap": 0.0,
+                "n_rules": np.int64(3), "seed": 7, "rules": ["a", "b"], "artifacts": {"rules.txt": "a\nb"}}
+
+    monkeypatch.setattr(_builtin, "run_noop", task)
+    c = parse_config({"name": "s", "method": "noop", "datasets": ["breast_cancer"]})
+    run_experiment(c, out_dir=tmp_path, progress=False)
+    row = read_results(tmp_path).iloc[0]
+    assert row.solver == "highs" and row.status == "optimal" and row.objective == 1.5 and row.gap == 0.0
+    assert row.n_rules == 3 and row.metric_seed == 7 and row.rules == '["a","b"]'
+    assert (tmp_path / "artifacts" / row.run_key / "rules.txt").read_text() == "a\nb"
+    assert row.version_numpy == np.__version__ and row.wall_time >= 0 and row.cpu_time >= 0
+    pq = pd.read_parquet(tmp_path / "results.parquet")
+    assert pq.run_name.tolist() == [row.run_name]
+
+
+def test_record_keeps_only_listed_metrics(tmp_path):
+    c = _cfg(params={"max_depth": 2}, repetitions=1, record=["fidelity"])
+    run_experiment(c, out_dir=tmp_path, progress=False)
+    df = read_results(tmp_path)
+    assert "fidelity" in df.columns and "accuracy" not in df.columns and "n_leaves" not in df.columns
+
+
+def test_smoke_subsamples_rows(tmp_path, monkeypatch):
+    seen = []
+    monkeypatch.setattr(_builtin, "run_noop", lambda ctx: (seen.append((ctx.smoke, ctx.X.shape[0])), {"value": 0})[1])
+    c = parse_config({"name": "s", "method": "noop", "datasets": ["breast_cancer"], "repetitions": 3,
+                      "smoke": {"max_rows": 100}}).with_smoke()
+    run_experiment(c, out_dir=tmp_path, progress=False)
+    assert seen == [(True, 100)]
+    y = R._load(c.datasets[0], None, 0).y
+    assert set(np.unique(y)) == {0, 1}  # stratified subsample keeps both classes
+
+
+# ----------------------------------------------------------------------------- black boxes and pairs
+
+
+def _fake_models(monkeypatch):
+    from sklearn.dummy import DummyClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    fits = []
+    zoo = {"D1": lambda rs: DecisionTreeClassifier(max_depth=1, random_state=rs),
+           "D4": lambda rs: DecisionTreeClassifier(max_depth=4, random_state=rs),
+           "MAJ": lambda rs: DummyClassifier(),
+           "D2": lambda rs: DecisionTreeClassifier(max_depth=2, random_state=rs)}
+
+    def fit(name, X, y, rs):
+        fits.append(name)
+        return zoo[name](rs).fit(X, y)
+
+    monkeypatch.setattr(R, "_fit_model", fit)
+    return fits
+
+
+def test_black_box_cache_memory_and_disk(tmp_path, monkeypatch):
+    fits = _fake_models(monkeypatch)
+    c = parse_config({"name": "b", "method": "noop", "datasets": ["breast_cancer"], "repetitions": 2},
+                     check_names=False)
+    R.clear_caches()
+    env = R.RunEnv.from_config(c, tmp_path)
+    runs = plan_runs(c)
+    loaded = R._load(runs[0].dataset, None, 0)
+    ctx0, ctx1 = RunContext(runs[0], env, loaded), RunContext(runs[1], env, loaded)
+    tr, _ = ctx0.split()
+    m1 = ctx0.black_box("D4", tr)
+    assert ctx0.black_box("D4", tr) is m1 and fits == ["D4"]
+    ctx1.black_box("D4", tr)  # same rows in another run: cached
+    assert fits == ["D4"]
+    ctx1.black_box("D4", ctx1.split()[0])  # other rows: fitted
+    ctx1.black_box("D4", tr, y=1 - loaded.y)  # other labels: fitted
+    assert fits == ["D4"] * 3
+    assert len(list((tmp_path / "blackbox").glob("D4-*.joblib"))) == 3
+    R.clear_caches()  # a new process finds them on disk
+    m2 = RunContext(runs[0], env, R._load(runs[0].dataset, None, 0)).black_box("D4", tr)
+    assert fits == ["D4"] * 3
+    np.testing.assert_array_equal(m1.predict(loaded.X), m2.predict(loaded.X))
+
+
+def test_pair_selection_max_min_accuracy_gap(tmp_path, monkeypatch):
+    fits = _fake_models(monkeypatch)
+    R.clear_caches()
+    c = parse_config({"name": "p", "method": "dummy_tree", "params": {"max_depth": 2}, "datasets": ["breast_cancer"],
+                      "pairs": {"candidates": ["D1", "D4", "MAJ", "D2"], "select": "max_min_accuracy_gap"}},
+                     check_names=False)
+    runs = plan_runs(c, out_dir=tmp_path)
+    tags = {r.pair_tag: r.models for r in runs}
+    assert set(tags) == {"max", "min"}
+    # the majority classifier is far the worst, so the largest gap pairs it with the best tree
+    assert tags["max"][1] == "MAJ" and tags["max"][0] in ("D4", "D2")
+    acc = json.loads(next((tmp_path / "pairs").glob("*.json")).read_text())["accuracy"]
+    gaps = {(a, b): abs(acc[a] - acc[b]) for a in acc for b in acc if a < b}
+    assert abs(acc[tags["min"][0]] - acc[tags["min"][1]]) == pytest.approx(min(gaps.values()))
+    assert acc[tags["max"][0]] - acc[tags["max"][1]] == pytest.approx(max(gaps.values()))
+    n_fits = len(fits)
+    R.clear_caches()
+    assert {r.name for r in plan_runs(c, out_dir=tmp_path)} == {r.name for r in runs}
+    assert len(fits) == n_fits  # accuracies come from the cache
+    rep = run_experiment(c, out_dir=tmp_path, progress=False)
+    df = read_results(tmp_path)
+    assert rep.n_ok == 2 and set(df.pair_tag) == {"max", "min"} and df.pair_agreement.notna().all()
+    top = parse_config({"name": "p", "method": "noop", "datasets": ["breast_cancer"],
+                        "pairs": {"candidates": ["D1", "D4", "MAJ", "D2"], "select": "top_accuracy_gap", "n": 3}},
+                       check_names=False)
+    assert [r.pair_tag for r in plan_runs(top, out_dir=tmp_path)] == ["gap1", "gap2", "gap3"]
+
+
+def test_pair_selection_on_missing_dataset_fails_those_runs(tmp_path, monkeypatch):
+    _fake_models(monkeypatch)
+    c = parse_config({"name": "p", "method": "noop", "datasets": ["adult", "breast_cancer"],
+                      "pairs": {"candidates": ["D1", "MAJ"], "select": "max_min_accuracy_gap"}}, check_names=False)
+    rep = run_experiment(c, out_dir=tmp_path / "o", data_dir=tmp_path / "none", progress=False)
+    df = read_results(tmp_path / "o")
+    assert rep.n_failed == 1 and rep.n_ok == 1
+    assert "adult" in df[df.dataset == "adult"].error.iloc[0]
+
+
+# ----------------------------------------------------------------------------- parallel
+
+
+def test_parallel_two_workers_equals_serial(tmp_path):
+    c = _cfg()
+    run_experiment(c, out_dir=tmp_path / "s", n_jobs=1, progress=False)
+    rep = run_experiment(c, out_dir=tmp_path / "p", n_jobs=2, progress=False)
+    assert rep.n_ok == 4
+    a, b = _sorted(read_results(tmp_path / "s")), _sorted(read_results(tmp_path / "p"))
+    pd.testing.assert_frame_equal(a[METRIC_COLS], b[METRIC_COLS])
+
+
+def test_dask_local_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
+    c = _cfg(params={"max_depth": [2]})
+    run_experiment(c, out_dir=tmp_path / "s", progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        rep = run_experiment(c, out_dir=tmp_path / "d", scheduler=cluster.scheduler_address, progress=False)
+    assert rep.n_ok == 2 and rep.n_failed == 0
+    a, b = _sorted(read_results(tmp_path / "s")), _sorted(read_results(tmp_path / "d"))
+    pd.testing.assert_frame_equal(a[METRIC_COLS], b[METRIC_COLS])
+
+
+def test_progress_bar_reports_counts(tmp_path, capsys):
+    c = parse_config({"name": "pb", "method": "fail", "params": {"fail_reps": [[0]]}, "datasets": ["breast_cancer"],
+                      "repetitions": 2})
+    run_experiment(c, out_dir=tmp_path, progress=True)
+    err = capsys.readouterr().err
+    assert "2/2" in err and "failed=1" in err and "ok=1" in err

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -12,36 +10,7 @@ from hypothesis import strategies as st
 from interpretopt.exceptions import InputError
 from interpretopt.formulations import brcg as F
 from interpretopt.solvers import SolveSettings, make_incremental, solve
-
-
-def tiny(seed: int, n: int = 10, J: int = 4):
-    rng = np.random.default_rng(seed)
-    X = rng.random((n, J)) < 0.5
-    y = rng.integers(0, 2, n).astype(np.int8)
-    if y.sum() in (0, n):
-        y[0] = 1 - y[0]
-    return X, y
-
-
-def all_clauses(J: int, D: int):
-    return [c for d in range(1, D + 1) for c in itertools.combinations(range(J), d)]
-
-
-def cover_of(X, clauses):
-    return np.stack([X[:, list(c)].all(axis=1) for c in clauses], axis=1)
-
-
-def brute_force_master(X, y, clauses, spec, grounding=()):
-    """Best objective over every subset of clauses (and the constraint-form bound)."""
-    cov = cover_of(X, clauses)
-    nl = np.array([len(c) for c in clauses])
-    best = np.inf
-    for mask in range(1 << len(clauses)):
-        sel = [k for k in range(len(clauses)) if mask >> k & 1]
-        if spec.form == "constraint" and spec.clause_complexity(nl[sel]).sum() > spec.C + 1e-9:
-            continue
-        best = min(best, F.master_objective(sel, cov, y, nl, spec, grounding=grounding))
-    return best
+from tests.instances import all_clauses, brute_force_master, cover_of, tiny
 
 
 def solve_arrays(arr: F.MasterArrays, solver="highs"):

@@ -144,16 +144,48 @@ def test_checklist_conditions_and_filter():
 
 
 @pytest.mark.parametrize("K", [3, 5])
-def test_anneal_checklist_value_matches_reference(K):
+@pytest.mark.parametrize("reading", ["set", "nested"])
+def test_anneal_checklist_value_matches_reference(K, reading):
     X, ranks = _data(300, seed=7)
     table = H.checklist_conditions(X, H.discrete_mask(X))
     sub = table.subset(np.flatnonzero(H.condition_filter(table, ranks)))
-    res = H.anneal_checklist(sub.cover, ranks, 0.15, K, n_iter=150, rng=np.random.default_rng(3))
+    res = H.anneal_checklist(sub.cover, ranks, 0.15, K, n_iter=150, rng=np.random.default_rng(3), keep="best",
+                             reading=reading)
     covers = sub.cover[list(res.conditions)].T
-    v_ref, t_ref = A.checklist_abbr_at_support_reference(covers, ranks, 0.15)
+    v_ref, t_ref = A.checklist_abbr_at_support_reference(covers, ranks, 0.15, reading=reading)
     assert res.value == pytest.approx(v_ref, abs=1e-12)
     assert res.threshold == t_ref
     assert res.value >= res.init_value - 1e-12
+
+
+def test_checklist_set_reading_scores_what_it_covers():
+    """Under the "set" reading the value at s is that of the rendered set "at least t" itself: its
+    ABBR when it covers at least s, else the footnote-1 completion of it; no other level enters."""
+    X, ranks = _data(2000, seed=11)
+    table = H.checklist_conditions(X, H.discrete_mask(X))
+    sub = table.subset(np.flatnonzero(H.condition_filter(table, ranks)))
+    for s in (0.1, 0.3):
+        res = H.anneal_checklist(sub.cover, ranks, s, 5, n_iter=300, rng=np.random.default_rng(0), reading="set")
+        count = sub.cover[list(res.conditions)].sum(axis=0)
+        cover = count >= res.threshold
+        assert res.value == pytest.approx(A.abbr_at_support(cover[:, None], ranks, s), abs=1e-12)
+        if cover.mean() >= s:
+            assert res.value == pytest.approx(A.abbr(cover, ranks), abs=1e-12)
+
+
+def test_linear_schedule_cools_to_strict_improvement():
+    acc = H.acceptance("linear", 0.03, 100)
+    rng = np.random.default_rng(0)
+    assert acc(0.0, 0, rng) and acc(1e-9, 99, rng)
+    assert not any(acc(-1e-9, 99, rng) for _ in range(100))  # i = T: greedy
+    early = np.mean([acc(-0.01, 0, rng) for _ in range(4000)])
+    mid = np.mean([acc(-0.01, 49, rng) for _ in range(4000)])
+    assert early == pytest.approx(np.exp(-0.01 / (0.03 * 0.99)), abs=0.03)
+    assert mid == pytest.approx(np.exp(-0.01 / (0.03 * 0.5)), abs=0.03)
+    assert not any(H.acceptance("greedy", 0.03, 10)(-1e-12, 0, rng) for _ in range(10))
+    assert all(H.acceptance("random_walk", 0.03, 10)(-1.0, 9, rng) for _ in range(10))
+    with pytest.raises(InputError, match="valid"):
+        H.acceptance("cosine", 0.03, 10)
 
 
 def test_eq15_acceptance():
@@ -185,3 +217,43 @@ def test_random_rules_support():
         for c in r:
             cov &= H.evaluate_condition(X, c)
         assert cov.mean() >= 0.02
+
+
+def _syn(n, seed):
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.normal(size=(n, 6)), rng.integers(0, 4, size=(n, 3))]).astype(float)
+    score = X[:, 0] + 0.7 * X[:, 6] - 0.5 * X[:, 1] + 0.4 * X[:, 2] * X[:, 3] + 0.5 * rng.normal(size=n)
+    return X, A.rank_scores(score)
+
+
+def test_annealing_against_greedy_and_random_walk_at_equal_steps():
+    """Fixed pools, T = 500 steps each: the annealing (K = 0.03, linear cooling) beats the best state
+    of a random walk; against greedy hill climbing from the same start it is within 0.01 on average
+    (measured: 0.003 below it at the published K = 0.03, 0.001 above it at K = 0.003)."""
+    means = {"linear": [], "greedy": [], "random_walk": []}
+    for seed in range(2):
+        X, ranks = _syn(1500, seed)
+        pool = H.pair_rule_pool(X, ranks, H.discrete_mask(X))
+        for s in (0.1, 0.3):
+            for M in (3, 5):
+                for sched in means:
+                    v = [H.anneal_rule_list(pool, ranks, s, M, n_iter=500, schedule=sched, keep="best",
+                                            rng=np.random.default_rng(r)).value for r in range(2)]
+                    means[sched].append(np.mean(v))
+    lin, greedy, walk = (np.array(means[k]) for k in ("linear", "greedy", "random_walk"))
+    assert lin.mean() > walk.mean() + 0.003
+    assert (lin >= walk - 1e-12).mean() >= 0.75
+    assert lin.mean() >= greedy.mean() - 0.01
+
+
+def test_abbr_annealing_starts_from_the_M_highest_abbr_rules():
+    rng = np.random.default_rng(3)
+    n = 200
+    X = np.column_stack([rng.normal(size=(n, 3)), rng.integers(0, 3, size=(n, 2))]).astype(float)
+    ranks = A.rank_scores(X[:, 0] + 0.7 * X[:, 3] + 0.3 * rng.normal(size=n))
+    pool = H.pair_rule_pool(X, ranks, H.discrete_mask(X), n_thresholds=3)
+    res = H.anneal_rule_list(pool, ranks, 0.2, 4, n_iter=20, rng=np.random.default_rng(0))
+    ab = np.array([A.abbr(pool.cover(i), ranks) for i in range(len(pool))])
+    init_abbr = np.sort(ab[list(res.init_rules)])[::-1]
+    assert len(res.init_rules) == 4
+    assert np.allclose(init_abbr, np.sort(ab)[::-1][:4], atol=1e-12)

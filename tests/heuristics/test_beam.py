@@ -10,15 +10,7 @@ from hypothesis import strategies as st
 from interpretopt.exceptions import InputError
 from interpretopt.formulations import brcg as F
 from interpretopt.heuristics.beam import BeamPricer, beam_search
-
-
-def tiny(seed: int, n: int, J: int):
-    rng = np.random.default_rng(seed)
-    X = rng.random((n, J)) < 0.5
-    y = rng.integers(0, 2, n).astype(np.int8)
-    if y.sum() in (0, n):
-        y[0] = 1 - y[0]
-    return X, y
+from tests.instances import tiny
 
 
 @settings(max_examples=15)

@@ -1,4 +1,4 @@
-"""CORELS branch-and-bound (against brute force) and the SBRL sampler, the rule-list baselines of CRL."""
+"""CORELS branch-and-bound (against brute force), a rule-list baseline of CRL."""
 
 from __future__ import annotations
 
@@ -10,22 +10,13 @@ import pytest
 from interpretopt.exceptions import InputError
 from interpretopt.heuristics.corels import POLICIES, corels, rule_list_objective
 from interpretopt.heuristics.mining import pack_bool
-from interpretopt.heuristics.sbrl import sbrl, sbrl_log_posterior
-
-
-def _pool(seed, n=120, J=6):
-    rng = np.random.default_rng(seed)
-    X = rng.random((n, 3))
-    y = ((X[:, 0] > 0.5) ^ (rng.random(n) < 0.15)).astype(int)
-    cov = np.column_stack([X[:, 0] > 0.5, X[:, 0] <= 0.5, X[:, 1] > 0.3, X[:, 2] > 0.7, X[:, 1] <= 0.2,
-                           (X[:, 0] > 0.5) & (X[:, 2] > 0.5)])[:, :J]
-    return pack_bool(cov), y
+from tests.instances import rule_pool
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("policy", POLICIES)
 def test_corels_certified_optimum_equals_brute_force(seed, policy):
-    P, y = _pool(seed)
+    P, y = rule_pool(seed)
     lam, L = 0.01, 3
     brute = min(rule_list_objective(P, y, p, lam)[0]
                 for m in range(0, L + 1) for p in itertools.permutations(range(P.shape[0]), m))
@@ -45,19 +36,6 @@ def test_corels_node_limit_reports_uncertified():
     assert res.bound <= res.objective and res.gap == pytest.approx(res.objective - res.bound)
     with pytest.raises(InputError, match="policy"):
         corels(pack_bool(cov), y, policy="random")
-
-
-def test_sbrl_map_list_improves_on_start_and_is_seeded():
-    P, y = _pool(4)
-    cards = np.ones(P.shape[0], dtype=int)
-    a = sbrl(P, y, cards=cards, n_chains=2, n_iter=400, rng=1)
-    b = sbrl(P, y, cards=cards, n_chains=2, n_iter=400, rng=1)
-    assert a == b
-    assert a.log_posterior == pytest.approx(sbrl_log_posterior(P, y, a.prefix, cards=cards))
-    assert a.log_posterior >= sbrl_log_posterior(P, y, (), cards=cards)
-    # the first antecedent x0 > 0.5 (or its complement) separates the classes: the MAP list uses one of them
-    assert set(a.prefix) & {0, 1}
-    assert len(a.probabilities) == len(a.prefix) + 1
 
 
 def _big_pool(seed=0, n=250, J=30):
@@ -103,17 +81,6 @@ def test_regression_corels_curious_priority_is_the_references():
     a = corels(P, y, lam=0.005, policy="curious", max_nodes=10**6)
     b = corels(P, y, lam=0.005, policy="lower_bound", max_nodes=10**6)
     assert a.status == b.status == "optimal" and a.objective == pytest.approx(b.objective)
-
-
-def test_sbrl_first_chains_equal_a_run_with_fewer_chains():
-    P, y = _pool(5)
-    cards = np.ones(P.shape[0], dtype=int)
-    big = sbrl(P, y, cards=cards, n_chains=4, n_iter=150, rng=3)
-    for k in (1, 2, 3):
-        small = sbrl(P, y, cards=cards, n_chains=k, n_iter=150, rng=3)
-        got = big.first_chains(k, P, y, cards=cards)
-        assert (got.prefix, got.labels, got.default) == (small.prefix, small.labels, small.default)
-        assert got.log_posterior == pytest.approx(small.log_posterior)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

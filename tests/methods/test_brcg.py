@@ -169,3 +169,113 @@ def test_single_class_labels_give_a_constant_rule_set():
     # proven by argument: every objective is >= 0
     for m in (m0, m1, m2):
         assert m.status_ == "optimal" and m.lower_bound_ == 0.0 and m.gap_ == 0.0 and m.proven_
+
+
+# ----------------------------------------------------------------------------- sample_weight, predict_proba, explain
+def _binary_problem(seed=0, n=120, d=6):
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n, d)) < 0.5).astype(np.int8)
+    y = ((X[:, 0] & X[:, 1]) | (X[:, 2] & ~X[:, 3] & 1)).astype(np.int8)
+    flip = rng.random(n) < 0.1
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+@pytest.mark.parametrize("form", ["light", "constraint"])
+def test_integer_sample_weight_equals_repeated_rows(form):
+    X, y = _binary_problem()
+    w = np.random.default_rng(1).integers(0, 4, size=len(y))
+    kw = dict(binarizer="passthrough", form=form, C=6.0 if form == "constraint" else None, pricing="beam+milp",
+              max_literals=3, mip_time_limit=30)
+    a = BRCGClassifier(**kw).fit(X, y, sample_weight=w)
+    rep = np.repeat(np.arange(len(y)), w)
+    b = BRCGClassifier(**kw).fit(X[rep], y[rep])
+    assert a.proven_ and b.proven_
+    # same optimum up to the weights' rescaling to mean 1 (which changes no argmin)
+    scale = len(y) / w.sum() if form == "constraint" else 1.0
+    assert a.objective_ == pytest.approx(scale * b.objective_, rel=1e-6)
+
+
+def test_sample_weight_zero_drops_samples():
+    X, y = _binary_problem(seed=2)
+    w = np.ones(len(y))
+    w[::3] = 0
+    keep = w > 0
+    kw = dict(binarizer="passthrough", pricing="beam+milp", max_literals=3, mip_time_limit=30)
+    a = BRCGClassifier(**kw).fit(X, y, sample_weight=w)
+    b = BRCGClassifier(**kw).fit(X[keep], y[keep])
+    # the light form's 1/n is 1 / (total weight) after rescaling: the same problem as the kept rows
+    assert a.objective_ == pytest.approx(b.objective_, rel=1e-6)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (np.r_[np.ones(119), -1.0], "entry 119 is -1.0"),
+    (np.r_[np.ones(119), np.nan], "entry 119 is nan"),
+    (np.ones(5), r"shape \(120,\) expected, got \(5,\)"),
+    (np.zeros(120), "every weight is zero"),
+    ("heavy", "120 nonnegative numbers"),
+])
+def test_sample_weight_bad_input(bad, match):
+    X, y = _binary_problem()
+    with pytest.raises(InputError, match=match):
+        BRCGClassifier(binarizer="passthrough").fit(X, y, sample_weight=bad)
+
+
+def test_predict_proba_is_the_covering_rules_training_precision(bc):
+    X, y = bc
+    m = BRCGClassifier(**FAST).fit(X, y)
+    cov = m.explain(X).to_numpy()
+    assert cov.shape == (len(y), m.rules_.n_rules)
+    # brute force: training precision of each rule and of the else branch
+    prec = np.array([y[cov[:, k]].mean() for k in range(cov.shape[1])])
+    unc = ~cov.any(axis=1)
+    np.testing.assert_allclose(m.rule_precision_, prec)
+    assert m.default_precision_ == pytest.approx(y[unc].mean())
+    P = m.predict_proba(X)
+    expect = np.where(unc, y[unc].mean(), np.where(cov, prec[None, :], -1).max(axis=1))
+    np.testing.assert_allclose(P[:, 1], expect)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    # explain agrees with predict: a row is predicted positive exactly when some rule holds
+    assert np.array_equal(cov.any(axis=1), m.predict(X) == m.classes_[1])
+    assert list(m.explain(X.iloc[:2]).index) == list(X.index[:2])
+    assert m.explain(X).columns[0].startswith("rule 1: ")
+
+
+def test_predict_proba_target_class_zero_and_weights(bc):
+    X, y = bc
+    w = np.where(y == 1, 3.0, 1.0)
+    m = BRCGClassifier(**FAST, target_class=0).fit(X, y, sample_weight=w)
+    cov = m.explain(X).to_numpy()
+    k0 = cov[:, 0]
+    t = (y == 0).astype(float)
+    assert m.rule_precision_[0] == pytest.approx((w[k0] * t[k0]).sum() / w[k0].sum())
+    P = m.predict_proba(X)
+    # the rules describe class 0: column 0 is their precision
+    row = int(np.flatnonzero(k0 & (cov.sum(axis=1) == 1))[0])
+    assert P[row, 0] == pytest.approx(m.rule_precision_[0])
+
+
+def test_grounding_error_names_the_column(bc):
+    X, y = bc
+    g = RuleSet((Conjunction((Condition(2, "<=", 1.2345),)),))
+    with pytest.raises(InputError, match="'mean perimeter <= 1.2345'"):
+        GroundedBRCGClassifier(grounding=g, **FAST).fit(X, y)
+
+
+def test_solver_roles_match_what_the_estimator_accepts():
+    """The roles `interpretopt list solvers` prints: CP-SAT fills the MILP roles only by discretizing."""
+    from interpretopt.methods.brcg import solver_roles
+    from interpretopt.solvers import SolveSettings
+
+    assert solver_roles("highs", lp=True, milp=True, duals=True) == "master,pricing,integer"
+    assert solver_roles("ortools_glop", lp=True, milp=False, duals=True) == "master"
+    assert solver_roles("ortools_pdlp", lp=True, milp=False, duals=True) == "-"
+    assert solver_roles("ortools_cpsat", lp=False, milp=True, duals=False) == "pricing*,integer*"
+    pytest.importorskip("ortools")
+    X, y = _binary_problem(n=60)
+    with pytest.raises(Exception, match="continuous variable"):
+        BRCGClassifier(binarizer="passthrough", mip_solver="ortools_cpsat").fit(X, y)
+    opts = SolveSettings(options={"ortools_cpsat": {"discretize_continuous": True}})
+    m = BRCGClassifier(binarizer="passthrough", mip_solver="ortools_cpsat", settings=opts).fit(X, y)
+    assert m.solve_results_["integer"].solver == "ortools_cpsat"
+    assert str(m.solve_results_["integer"].status) != "optimal"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import warnings
 
 import numpy as np
@@ -15,28 +14,12 @@ from interpretopt.formulations import brcg as F
 from interpretopt.methods import _colgen as CG
 from interpretopt.methods.brcg import BRCGClassifier
 from interpretopt.solvers import SolveResult, SolveSettings, SolveStatus, solve
-
-
-def tiny(seed: int, n: int = 10, J: int = 4):
-    rng = np.random.default_rng(seed)
-    X = rng.random((n, J)) < 0.5
-    y = rng.integers(0, 2, n).astype(np.int8)
-    if y.sum() in (0, n):
-        y[0] = 1 - y[0]
-    return X, y
-
-
-def all_clauses(J, D):
-    return [c for d in range(1, D + 1) for c in itertools.combinations(range(J), d)]
-
-
-def cover_of(X, clauses):
-    return np.stack([X[:, list(c)].all(axis=1) for c in clauses], axis=1)
+from tests.instances import all_clauses, brute_force_master, cover_of, tiny
 
 
 def full_lp(X, y, spec, D, grounding_clauses=()):
     """The LP over every clause of up to D literals (grounding clauses first), solved by HiGHS."""
-    clauses = list(dict.fromkeys([tuple(c) for c in grounding_clauses] + all_clauses(X.shape[1], D)))
+    clauses = all_clauses(X.shape[1], D, first=grounding_clauses)
     cov = cover_of(X, clauses)
     nl = [len(c) for c in clauses]
     m = F.build_master(cov, y, nl, spec, grounding=range(len(grounding_clauses)), relax=True)
@@ -45,17 +28,8 @@ def full_lp(X, y, spec, D, grounding_clauses=()):
 
 
 def brute_force_ip(X, y, spec, D, grounding_clauses=()):
-    clauses = list(dict.fromkeys([tuple(c) for c in grounding_clauses] + all_clauses(X.shape[1], D)))
-    g = list(range(len(grounding_clauses)))
-    cov = cover_of(X, clauses)
-    nl = np.array([len(c) for c in clauses])
-    best = np.inf
-    for mask in range(1 << len(clauses)):
-        sel = [k for k in range(len(clauses)) if mask >> k & 1]
-        if spec.form == "constraint" and spec.clause_complexity(nl[sel]).sum() > spec.C + 1e-9:
-            continue
-        best = min(best, F.master_objective(sel, cov, y, nl, spec, grounding=g))
-    return best
+    clauses = all_clauses(X.shape[1], D, first=grounding_clauses)
+    return brute_force_master(X, y, clauses, spec, grounding=list(range(len(grounding_clauses))))
 
 
 SPECS = {

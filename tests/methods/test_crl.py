@@ -11,6 +11,7 @@ from sklearn.tree import DecisionTreeClassifier
 from interpretopt.evaluation.autac import stochastic_crl_probabilities
 from interpretopt.exceptions import InputError
 from interpretopt.methods.crl import CompanionRuleList, PairedRuleList, tree_marker
+from tests.instances import defaults_of
 
 
 def _data(n=400, seed=0):
@@ -278,3 +279,28 @@ def test_regression_alpha_tuning_reports_when_no_alpha_meets_the_condition_cap()
                               random_state=0).fit(X, y)
     assert not m.cap_met_ and not any(r["meets_cap"] for r in m.tuning_)
     assert m.n_conditions_ == min(r["n_conditions"] for r in m.tuning_)
+
+
+def test_crl_defaults_are_the_papers():
+    d = defaults_of(CompanionRuleList)
+    assert d["C0"] == 0.001 and d["n_iter"] == 50_000
+    assert d["min_support"] == 0.05 and d["max_card"] == 2 and d["n_quantiles"] == 7
+    assert d["blackbox_train_pred"] == "auto" and d["max_conditions"] == 20 and d["default_rule"] == "search"
+
+
+def test_crl_default_blackbox_answers_are_out_of_fold():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = ((X[:, 0] + rng.normal(scale=1.0, size=200)) > 0).astype(int)  # noisy: a full tree memorizes
+    m = CompanionRuleList(black_box=DecisionTreeClassifier(random_state=0), alpha=0.002, n_iter=50,
+                          random_state=0).fit(X, y)
+    in_sample = m.black_box_.predict(X)
+    assert np.mean(in_sample == y) == 1.0
+    # out-of-fold answers are not the memorized training labels
+    assert np.mean(m.blackbox_train_pred_ == y) < 0.95
+    assert m.train_curve_.accuracy[0] == pytest.approx(np.mean(m.blackbox_train_pred_ == y))
+    # the default (out-of-fold) path is seeded too: same seed, same answers and same list
+    m2 = CompanionRuleList(black_box=DecisionTreeClassifier(random_state=0), alpha=0.002, n_iter=50,
+                           random_state=0).fit(X, y)
+    assert np.array_equal(m2.blackbox_train_pred_, m.blackbox_train_pred_)
+    assert m2.rule_text_ == m.rule_text_ and m2.objective_ == m.objective_

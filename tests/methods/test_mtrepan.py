@@ -9,11 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpretopt.exceptions import InputError
-from interpretopt.heuristics.trepan import NodeSolveError, best_axis_split, binary_entropy, sample_on_demand
 from interpretopt.blackbox import CircleTarget
+from interpretopt.exceptions import InputError
+from interpretopt.heuristics.trepan import (
+    NodeSolveError,
+    best_axis_split,
+    binary_entropy,
+    sample_on_demand,
+)
 from interpretopt.methods.mtrepan import MTREPANClassifier, TREPANClassifier
 from interpretopt.rules import Polytope
+from tests.instances import defaults_of
 
 # small but real settings: batches of 100, sampling stops once p(1-p)/N <= 1e-3
 FAST = dict(batch_size=100, cutoff_variance=1e-3)
@@ -411,3 +417,89 @@ def test_trepan_release_splitter_picks_the_feature_with_the_smallest_svm_objecti
     assert est.n_lp_solves_ >= 3
     with pytest.raises(InputError, match="splitter"):
         TREPANClassifier(splitter="cart").fit(X, lambda Z: Z[:, 2] > 6.0)
+
+
+# -----------------------------------------------------------------------------
+# Reduced-scale reproduction checks of the paper's tables (Almerri et al.), release protocol.
+
+
+# Almerri et al., Table 2 (published; depth: leaf count)
+PAPER_LEAVES = {1: 1, 2: 2, 3: 3, 4: 5, 5: 8, 6: 14}
+
+
+@pytest.mark.repro
+def test_circle_table2_leaf_counts_through_depth_6():
+    # the release's circle run (cutoff entropy 0, side labels, negative root); reduced scale:
+    # cutoff variance 1e-4 instead of 1e-5
+    X = np.random.default_rng(0).uniform(-3, 3, (1000, 2))
+    est = MTREPANClassifier(max_depth=6, cutoff_entropy=0.0, cutoff_variance=1e-4, leaf_label="side",
+                            root_label="negative", boundary_estimates=False, random_state=0).fit(X, CircleTarget())
+    assert [est.leaf_count(d) for d in range(1, 7)] == [PAPER_LEAVES[d] for d in range(1, 7)]
+    V = np.random.default_rng(1).uniform(*est.root_box_, (4000, 2))
+    # depth 1 is the share of the box outside the circle: 1 - pi / 36 = 91.27 (paper 91.5)
+    assert est.parity(CircleTarget(), V, depth=1)["model_parity"] == pytest.approx(100 * (1 - np.pi / 36), abs=1.5)
+
+
+@pytest.mark.repro
+@pytest.mark.slow
+def test_pima_mtrepan_reaches_higher_certain_parity_with_fewer_leaves(data_dir):
+    # the paper's conclusion for Tables 8-9, at depth 5 and a reduced cutoff variance
+    from interpretopt.blackbox import make_model
+    from interpretopt.data import load_dataset
+    from interpretopt.experiments.tasks.mtrepan import release_split
+    from interpretopt.methods.mtrepan import TREPANClassifier
+
+    ds = load_dataset("pima", data_dir=data_dir)
+    X, y = ds.numeric(), ds.y
+    tr, va = release_split(y, 0.3, 0, balance=True)
+    net = make_model("MTREPAN_NET", random_state=0, scale_inputs=False).fit(X[tr], y[tr], X_val=X[va], y_val=y[va])
+    kw = dict(max_depth=5, cutoff_variance=1e-4, leaf_label="side", root_label="negative", random_state=0,
+              boundary_estimates=False)
+    m = MTREPANClassifier(**kw).fit(X[tr], net)
+    t = TREPANClassifier(splitter="svm_1d", **kw).fit(X[tr], net)
+    U = np.random.default_rng(0).uniform(*m.root_box_, (10000, X.shape[1]))
+    pm, pt = m.parity(net, U), t.parity(net, U)
+    assert pm["certain_model_parity"] > pt["certain_model_parity"]
+    assert m.leaf_count() <= t.leaf_count()
+
+
+@pytest.mark.parametrize("cls", [MTREPANClassifier, TREPANClassifier])
+def test_mtrepan_defaults_are_table_1(cls):
+    d = defaults_of(cls)
+    assert d["max_depth"] == 10 and d["cutoff_entropy"] == 0.0808
+    assert d["cutoff_variance"] == 1e-5 and d["margin"] == 0.05
+
+
+@pytest.mark.parametrize("cls", [MTREPANClassifier, TREPANClassifier])
+def test_mtrepan_nodes_follow_the_entropy_and_variance_rules(cls):
+    from interpretopt.blackbox import CircleTarget
+    from interpretopt.heuristics.trepan import binary_entropy
+
+    X = np.random.default_rng(0).uniform(-3, 3, (200, 2))
+    cut_h, cut_v, depth = 0.0808, 1e-3, 4
+    est = cls(max_depth=depth, cutoff_entropy=cut_h, cutoff_variance=cut_v, batch_size=100,
+              random_state=0).fit(X, CircleTarget())
+    nodes = est.tree_.nodes
+    assert nodes[0].depth == 1 and nodes[0].uncertain and nodes[0].split is not None
+    n_split = 0
+    for nd in nodes:
+        p = nd.n_positive / nd.n_samples
+        assert nd.entropy == pytest.approx(binary_entropy(p))
+        assert nd.uncertain == (nd.entropy > cut_h)
+        tr = nd.sampling
+        assert nd.n_samples == tr.n_inherited + tr.n_sampled
+        if tr.stopped_by == "variance":
+            assert tr.variance <= cut_v and tr.variance == pytest.approx(p * (1 - p) / nd.n_samples)
+        if nd.split is not None:
+            n_split += 1
+            # only uncertain nodes above the maximum depth are split
+            assert nd.uncertain and nd.depth < depth
+            assert nodes[nd.left].depth == nodes[nd.right].depth == nd.depth + 1
+        elif nd.uncertain:
+            assert nd.depth == depth or nd.stop_reason in ("no_split", "split_does_not_separate")
+        else:
+            assert nd.stop_reason == "certain"
+    assert n_split >= 2 and est.leaf_count() == n_split + 1
+    # every branch of the rule is exercised: split, certain leaf, uncertain leaf at the maximum depth
+    assert {nd.stop_reason for nd in nodes} >= {"split", "certain", "max_depth"}
+    assert any(nd.sampling.stopped_by == "variance" for nd in nodes)

@@ -187,3 +187,32 @@ def test_packed_coverage_raw_and_binary_agree():
     P_raw = packed_coverage(rules, X)
     np.testing.assert_array_equal(P_raw, packed_coverage(rules, X_bin, conditions=conds))
     np.testing.assert_array_equal(unpack_coverage(P_raw, 130), coverage_matrix(rules, X))
+
+
+def test_regression_pack_coverage_rejects_nan():
+    """NaN in a float coverage matrix used to be packed as a covered sample."""
+    with pytest.raises(InputError, match="NaN"):
+        pack_coverage(np.array([[np.nan], [0.0]]))
+    assert pack_coverage(np.array([[1.0], [0.0]]))[0, 0] == 1
+
+
+def test_regression_binary_coverage_rejects_fractional_column_indices():
+    """Column index 0.5 used to be truncated silently to column 0."""
+    X = np.array([[1, 0], [0, 1]], dtype=np.uint8)
+    with pytest.raises(InputError, match="integers"):
+        binary_coverage(X, [[0.5]])
+    with pytest.raises(InputError, match="integers"):
+        binary_coverage(X, [["a"]])
+    # integral floats and empty lists (float dtype by default) stay accepted
+    got = binary_coverage(X, [np.array([1.0]), []])
+    assert got[:, 0].tolist() == [False, True] and got[:, 1].all()
+
+
+def test_regression_packed_shape_mismatch_is_input_error():
+    a = np.zeros((2, 2), dtype=np.uint64)
+    b = np.zeros((3, 2), dtype=np.uint64)
+    for f in (packed_and, packed_or, and_popcount):
+        with pytest.raises(InputError, match="do not match"):
+            f(a, b)
+    v = np.ones(2, dtype=np.uint64)
+    assert and_popcount(a | np.uint64(1), v).tolist() == [2, 2]  # rules x words against one vector

@@ -160,3 +160,12 @@ def test_propagation_finds_an_axis_sliver():
     lo, hi = P.propagate_bounds([0, 0], [1, 1])
     assert hi[0] <= 0.02 + 1e-12 and lo[0] == 0 and hi[1] == 1
     assert P.add([-1.0, 0.0], -0.5).propagate_bounds([0, 0], [1, 1]) is None
+
+
+def test_regression_polytope_non_numeric_and_wrong_shape_points():
+    P = Polytope.bounding_box([0, 0], [1, 1])
+    with pytest.raises(InputError, match="numeric"):
+        P.contains([["a", "b"]])
+    with pytest.raises(InputError, match=r"shape \(n, 2\)"):
+        P.slack(np.ones((3, 3)))
+    assert P.slack([0.5, 0.5]).shape == (1, 4)

@@ -10,6 +10,8 @@ import pytest
 
 pe = pytest.importorskip("pyomo.environ")
 
+import pytest
+
 from interpretopt.exceptions import InputError, SolverError, UnknownNameError  # noqa: E402
 from interpretopt.solvers import (  # noqa: E402
     SOLVERS,
@@ -20,6 +22,7 @@ from interpretopt.solvers import (  # noqa: E402
     describe_solvers,
     get_solver,
     solve,
+    to_matrix_form,  # noqa: E402
 )
 
 ALL_NAMES = sorted(set(SOLVERS.names()) | {"cbc", "glpk", "appsi_highs"})
@@ -415,3 +418,67 @@ def test_result_as_dict_row():
     assert row["status"] == "optimal" and row["solver"] == "highs_direct"
     assert row["objective"] == pytest.approx(knapsack_brute_force())
     assert set(row) >= {"solver", "status", "objective", "bound", "gap", "wall_time"}
+
+
+# -- regressions: bad models ---------------------------------------------------------------
+def _lp(coef=1.0, obj=1.0):
+    m = pe.ConcreteModel()
+    m.x = pe.Var(bounds=(0, 1))
+    m.c = pe.Constraint(expr=coef * m.x <= 1)
+    m.o = pe.Objective(expr=obj * m.x, sense=pe.maximize)
+    return m
+
+
+@pytest.mark.parametrize("coef, obj", [(float("nan"), 1.0), (1.0, float("nan")), (float("inf"), 1.0)])
+def test_regression_highs_through_pyomo_refuses_nan_coefficients(coef, obj):
+    """Pyomo handed NaN to HiGHS, which reported an optimum of a different model; a row with an infinite
+    coefficient was refused by HiGHS and silently left out."""
+    with pytest.raises(SolverError, match="NaN or infinite"):
+        solve(_lp(coef, obj), "highs")
+    assert solve(_lp(), "highs").objective == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("coef, obj, match", [
+    (float("nan"), 1.0, "constraint c has a non-finite coefficient"),
+    (float("inf"), 1.0, "constraint c has a non-finite coefficient"),
+    (1.0, float("nan"), "objective has a non-finite coefficient"),
+])
+def test_regression_matrix_form_names_the_non_finite_coefficient(coef, obj, match):
+    """The matrix path (highs_direct, OR-Tools) now names the row; GLOP used to answer 'infeasible'."""
+    with pytest.raises(SolverError, match=match):
+        to_matrix_form(_lp(coef, obj))
+    for name in ("highs_direct", "ortools_glop"):
+        if name in available_solvers():
+            with pytest.raises(SolverError, match=match):
+                solve(_lp(coef, obj), name)
+
+
+def test_regression_pyomo_solver_load_failure_is_a_solver_error():
+    """CBC on a model with an infinite coefficient crashed inside Pyomo's solution loader."""
+    if "cbc" not in available_solvers():
+        pytest.skip("cbc is not installed here")
+    try:
+        res = solve(_lp(float("inf")), "cbc")
+    except SolverError:
+        return
+    assert res.status is not None  # a status, never a raw Pyomo exception
+
+
+def test_regression_implausible_pyomo_solver_version_is_unknown(monkeypatch):
+    """A CBC 'devel' build made Pyomo report versions such as 0.298977.0.0, different at every call."""
+    from interpretopt.solvers import PyomoFactoryBackend
+
+    class _Fake:
+        def version(self):
+            return (0, 298977, 0, 0)
+
+    backend = PyomoFactoryBackend("cbc")
+    monkeypatch.setattr(backend, "_factory", lambda: _Fake())
+    assert backend.version() == "unknown"
+
+    class _Good:
+        def version(self):
+            return (2, 10, 11)
+
+    monkeypatch.setattr(backend, "_factory", lambda: _Good())
+    assert backend.version() == "2.10.11"

@@ -13,17 +13,27 @@ One run = one repetition (a train/test split) of one configuration on one datase
    * ``checklist`` (``s, K``): :class:`~interpretopt.methods.abbr.ChecklistSearch`;
    * ``baseline`` (``s, M, p, k``): :class:`~interpretopt.methods.abbr.GloballyConsistentRuleSearch`
      (Section 5.2); a run whose MILPs find no rule reports ``abbr_at_s = NaN`` and the counts
-     of MILP statuses, with ``status = time_limit`` when any MILP timed out (the paper's
-     "N/A" at p = 0.9);
+     of MILP statuses, with ``milp_outcome = time_limit`` when any MILP timed out (the paper's
+     "N/A" at p = 0.9); the baseline's list is annealed, so no run of it claims a ``status``;
    * ``random_rules`` (``n_rules, p``): Appendix A; 1000 random rules of up to 5 conditions,
      the one of highest train ABBR and the one of highest train consistency at threshold p;
      their generalization gaps (train minus test consistency, in percent, eq. 13).
 
+   Shared work (Section 5.1's grid re-uses it): the black box's scores of a split are
+   computed once and kept (``<out>/abbr-cache/``, a few hundred kB per split, instead of the
+   fitted forest); the rule pool R~ depends only on (split, L) and the filtered conditions
+   C~ only on the split, so each is built once (seeded by the split and L, not by the run)
+   and shared by every s, M and K. ``time_pool`` is the build time of a run that built its
+   pool, ``time_pool_shared`` the build time of a pool it reused.
 3. Metrics on the test rows: ``abbr_at_s``, ``optimality_ratio`` (eq. 12), ``support``,
    ``abbr``; on the train rows: ``abbr_at_s_train``, ``optimality_ratio_train``; sizes of
    the pools, timings per phase, and ``label`` (a short name of the configuration used as a
-   table column). With ``certify: true`` (rule lists) the exact MILP is solved on the pool
-   (at most ``certify_max_rules`` rules) and its objective, bound and gap are reported.
+   table column). With ``certify: true`` (rule lists) the exact MILP is solved over the whole
+   filtered pool R~, with the annealed list as its MIP start, and its ``status``,
+   ``objective``, ``bound`` and ``gap`` are the run's (``certify_pool = filtered``); with
+   ``certify_max_rules`` set it sees only that many rules of highest ABBR plus the annealed
+   list, and its values are reported as ``restricted_*`` (``certify_pool = restricted``),
+   never as the run's status or bound.
 """
 
 from __future__ import annotations
@@ -50,7 +60,10 @@ PARAMETERS = {
     "n_rules": Param([Interval(Integral, 1, None, closed="left")], 1000, "random rules drawn (random_rules)"),
     "max_conditions": Param([Interval(Integral, 1, None, closed="left")], 5, "conditions per random rule"),
     "certify": Param(["boolean"], False, "solve the exact MILP on the pool (rule_list)"),
-    "certify_max_rules": Param([Interval(Integral, 1, None, closed="left")], 40, "pool rules kept for the MILP"),
+    "certify_max_rules": Param([Interval(Integral, 1, None, closed="left"), None], None,
+                               "pool rules kept for the MILP (None: the whole filtered pool)"),
+    "random_features": Param([StrOptions({"exactly", "up_to"})], "exactly",
+                             "random rules: sample exactly max_conditions features (Appendix A.1) or 1..max"),
 }
 #: the estimator of each mode; their parameters are passed on by name
 MODES = {"rule_list": RuleListSearch, "checklist": ChecklistSearch, "baseline": GloballyConsistentRuleSearch}
@@ -94,10 +107,8 @@ def run(ctx) -> dict:
     else:
         bb_rows = train
     t0 = time.perf_counter()
-    bb = ctx.black_box(model_name, bb_rows)
-    sc_train = _scores(bb, ctx.X[search_rows])
-    sc_test = _scores(bb, ctx.X[test])
-    out: dict = {"blackbox_seconds": time.perf_counter() - t0,
+    sc_train, sc_test, bb_seconds = _split_scores(ctx, model_name, bb_rows, search_rows, test)
+    out: dict = {"blackbox_seconds": time.perf_counter() - t0, "blackbox_fit_seconds": bb_seconds,
                  "n_train": int(len(search_rows)), "n_test": int(len(test))}
     try:
         from sklearn.metrics import roc_auc_score
@@ -125,14 +136,25 @@ def run(ctx) -> dict:
 
     t1 = time.perf_counter()
     try:
-        est.fit(Xtr, sc_train)
+        if mode == "rule_list":
+            pool = _cached(ctx, "pool", lambda: est.build_pool(
+                Xtr, sc_train, random_state=ctx.seed_for("abbr-pool", rows=search_rows, L=int(est.L))),
+                rows=search_rows, scores=sc_train, params={k: getattr(est, k) for k in est._POOL_PARAMS})
+            est.fit(Xtr, sc_train, pool=pool)
+        elif mode == "checklist":
+            table = _cached(ctx, "conditions", lambda: est.build_conditions(Xtr, sc_train), rows=search_rows,
+                            scores=sc_train, params={k: getattr(est, k) for k in est._TABLE_PARAMS})
+            est.fit(Xtr, sc_train, conditions=table)
+        else:
+            est.fit(Xtr, sc_train)
     except Exception as exc:
         if mode != "baseline" or not hasattr(est, "solve_statuses_"):
             raise
         out.update(_baseline_counts(est))
         out.update(abbr_at_s=math.nan, optimality_ratio=math.nan, support=math.nan, abbr=math.nan,
                    n_rules=0, message=str(exc))
-        out["status"] = "time_limit" if est.n_timeouts_ else "infeasible"
+        # the paper's "N/A": no rule; a statement about the seed MILPs, not a certificate of a result
+        out["milp_outcome"] = "time_limit" if est.n_timeouts_ else "infeasible"
         return out
     out["fit_seconds"] = time.perf_counter() - t1
     ev = est.evaluate(Xte, sc_test)
@@ -155,16 +177,87 @@ def run(ctx) -> dict:
         out["m_star"] = int(est.m_star_)
     if mode == "baseline":
         out.update(_baseline_counts(est))
-        out["status"] = "time_limit" if est.n_timeouts_ else "optimal"
+        # every seed MILP solved (or some timed out); the annealed list itself is not certified,
+        # so the run claims no status, bound or gap
+        out["milp_outcome"] = "time_limit" if est.n_timeouts_ else "all_solved"
     if mode == "rule_list" and p["certify"]:
-        cert = est.certify(ctx.solver, ctx.settings, max_rules=int(p["certify_max_rules"]))
-        out.update(status=cert["status"], objective=cert["objective"], bound=cert["bound"], gap=cert["gap"],
-                   certify_rules=cert["n_rules"], certify_seconds=cert["wall_time"])
+        mr = p["certify_max_rules"]
+        cert = est.certify(ctx.solver, ctx.settings, max_rules=None if mr is None else int(mr))
+        # the solver's status and bound hold over the pool the MILP saw: the filtered pool R~, or
+        # (certify_max_rules) a restricted pool, in which case they are reported apart and no
+        # status/bound/gap of the run is claimed
+        if cert["pool"] == "filtered":
+            out.update(status=cert["status"], objective=cert["objective"], bound=cert["bound"], gap=cert["gap"])
+        else:
+            out.update(restricted_status=cert["status"], restricted_objective=cert["objective"],
+                       restricted_bound=cert["bound"], restricted_gap=cert["gap"])
+        out.update(certify_pool=cert["pool"], certify_rules=cert["n_rules"], certify_pool_rules=cert["pool_rules"],
+                   certify_seconds=cert["wall_time"], certify_start_value=cert["start_value"])
         if cert.get("gap_to_anneal") is not None:
             out["certify_gap_to_anneal"] = cert["gap_to_anneal"]
         if cert["objective"] is not None:
             out["certify_best_minus_anneal"] = float(cert["objective"]) - float(est.abbr_)
     return out
+
+
+# ----------------------------------------------------------------------------- shared per split
+
+def _cached(ctx, kind: str, make, **deps):
+    """``make()`` once per key: in this process (``ctx.memo``) and, when the run writes an output
+    directory, in ``<out>/abbr-cache/<kind>-<key>.pkl`` for every later process or worker.
+
+    The key hashes the dataset (label, rows and values of X and y), the config seed and
+    ``deps``; ``make`` must be a pure function of them (its randomness from ``ctx.seed_for``).
+    """
+    import hashlib
+    import json
+    import os
+    import pickle
+
+    from interpretopt.experiments.runner import digest
+
+    key = hashlib.sha1(json.dumps(digest([kind, ctx.dataset_label, ctx.seed_for("abbr-cache"), ctx.X, ctx.y,
+                                          deps]), sort_keys=True).encode()).hexdigest()[:24]
+    out_dir = getattr(ctx, "out_dir", None)
+    path = out_dir / "abbr-cache" / f"{kind}-{key}.pkl" if out_dir else None
+
+    def load_or_make():
+        if path is not None and path.is_file():
+            try:
+                with open(path, "rb") as fh:
+                    return pickle.load(fh)
+            except Exception:
+                pass
+        value = make()
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+                with open(tmp, "wb") as fh:
+                    pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(tmp, path)
+            except OSError:
+                pass
+        return value
+
+    return ctx.memo(f"abbr/{kind}", load_or_make, key=key)
+
+
+def _split_scores(ctx, model_name: str, bb_rows, search_rows, test):
+    """The black box's scores on the search and test rows of a split, and its fit seconds.
+
+    The black box is fitted here (seeded by the split, as ``ctx.black_box`` would) and only
+    its scores are kept, not the model: a 500-tree forest on 10,000 rows is about 120 MB.
+    """
+    from interpretopt.blackbox import make_model
+
+    def make():
+        t0 = time.process_time()
+        model = make_model(model_name, random_state=ctx.seed_for("abbr-blackbox", model=model_name, rows=bb_rows))
+        model.fit(ctx.X[bb_rows], ctx.y[bb_rows])
+        return _scores(model, ctx.X[search_rows]), _scores(model, ctx.X[test]), time.process_time() - t0
+
+    return _cached(ctx, "scores", make, model=model_name, bb=bb_rows, search=search_rows, test=test)
 
 
 def _baseline_counts(est) -> dict:
@@ -181,7 +274,8 @@ def _random_rules(Xtr, Xte, sc_train, sc_test, p, rng) -> dict:
     Xa, names, cats = _matrix(Xtr)
     Xb, _, _ = _matrix(Xte)
     disc = _discrete(Xa, "auto", names, cats, 10)
-    rules = H.random_rules(Xa, disc, int(p["n_rules"]), max_conditions=int(p["max_conditions"]), rng=rng)
+    rules = H.random_rules(Xa, disc, int(p["n_rules"]), max_conditions=int(p["max_conditions"]),
+                           exact=p.get("random_features", "exactly") == "exactly", rng=rng)
     ranks = metrics.rank_scores(sc_train)
     thr = float(p["p"])
     ytr, yte = sc_train > thr, sc_test > thr

@@ -10,12 +10,32 @@
     repetition) and flip the ground-truth label of each training sample covered by that
     rule *exclusively* with probability ``p``; retrain the model; learn B (BRCG) and B+
     (BRCG+ grounded in A with penalty ``c_u`` and complexity bound ``C`` = number of
-    literals of A); compare A-B and A-B+ (semantic and statistical similarity). The change
-    counts as recovered when the perturbed rule of A is not matched to an identical rule
-    (semantic match score below 1).
+    literals of A); compare A-B and A-B+ (semantic and statistical similarity). Section 4.1
+    counts a change as recovered when "the perturbed rule (from A) was identified by the rule
+    comparison as a change": its semantic match in B is not an identical rule (score below
+    1). That alone cannot tell detection from churn (a B that shares no rule with A
+    "recovers" every change), so each comparison reports, from the semantic matching
+    (:func:`recovery_metrics`): ``detected_*`` (the perturbed rule changed; also written
+    ``recovered_*``), ``false_change_*`` (share of the *unperturbed* rules of A that changed),
+    ``kept_*`` (share of A's rules that B keeps identically) and ``detection_lift_*`` =
+    detected - false change (about 0 when changes are churn, 1 for a clean detection).
 ``compare`` (Section 4, "Model comparison example")
     Two models (a pair); one rule set each; their matching and similarity; each rule set's
     fidelity and each model's accuracy on the test split.
+
+Complexity (Section 4, "Complexity considerations"): the paper determines BRCG-light's
+``lambda0`` and ``lambda1`` by grid search, changes them for mushroom "to provide larger
+rules, as the optimal rule had only three literals", and reports complexities of 7-52
+literals, which become B+'s bound ``C``. It states neither the grid nor the criterion. With
+``lambda_grid`` set (``{"lambda0": [...], "lambda1": [...]}``) :func:`tune_lambdas` does the
+search per dataset and model, on the labels of A's model over the run's training rows: each
+grid point is fitted on a seeded 75% of those rows and scored by its fidelity on the other
+25%; the chosen point is the one of *fewest literals* among those whose validation fidelity is
+within ``lambda_tol`` of the best (ties: higher fidelity, then larger lambdas), and among
+points with at least ``min_literals`` literals (per dataset label when a mapping; this is the
+mushroom exception) when any reaches it. A, B (and, in ``compare``, both rule sets) are then
+fitted on all training rows with the chosen lambdas; ``lambda0_used``/``lambda1_used`` and
+the validation fidelity are recorded in every row.
 
 Parameters: the task's own (:data:`PARAMETERS`: ``experiment``, ``test_size``, ``p``,
 ``grounded_form``) and every parameter of :class:`~interpretopt.methods.brcg.BRCGClassifier`
@@ -35,16 +55,18 @@ from __future__ import annotations
 
 import time
 import warnings
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
 from interpretopt._validation import Interval, StrOptions
+from interpretopt.exceptions import InputError
 from interpretopt.experiments.tasks import Param, estimator_params, task_params
 from interpretopt.methods.brcg import BRCGClassifier, GroundedBRCGClassifier
 
-__all__ = ["run", "perturb_labels", "exclusive_region", "PARAMETERS"]
+__all__ = ["run", "perturb_labels", "exclusive_region", "recovery_metrics", "tune_lambdas", "select_lambdas",
+           "PARAMETERS"]
 
 PARAMETERS = {
     "experiment": Param([StrOptions({"surrogate", "perturbation", "compare"})], "surrogate",
@@ -53,6 +75,15 @@ PARAMETERS = {
     "p": Param([Interval(Real, 0, 1, closed="both")], 1.0, "flip probability in the perturbed region"),
     "grounded_form": Param([StrOptions({"constraint", "light"})], "constraint",
                            "BRCG+ with the paper's complexity bound C = literals of A, or the light form"),
+    "grounded_pricing": Param([StrOptions({"beam", "milp", "beam+milp"}), None], None,
+                              "pricing of B+ (default: the run's pricing); 'beam+milp' can prove B+'s LP optimal"),
+    "lambda_grid": Param([dict, None], None,
+                         "grid search of BRCG-light's weights, {'lambda0': [...], 'lambda1': [...]} (None: no search, "
+                         "the lambda0/lambda1 given)"),
+    "lambda_tol": Param([Interval(Real, 0, 1, closed="left")], 0.01,
+                        "lambda search: validation-fidelity tolerance within which the simplest rule set is chosen"),
+    "min_literals": Param([Interval(Integral, 0, None, closed="left"), dict], 0,
+                          "lambda search: fewest literals accepted (a mapping: per dataset label, e.g. mushroom)"),
 }
 ESTIMATORS = (BRCGClassifier, GroundedBRCGClassifier)
 SET_BY_TASK = ("solver", "settings", "random_state", "grounding", "extend_literals", "conditions")
@@ -102,6 +133,128 @@ def perturb_labels(y: np.ndarray, region: np.ndarray, p: float, rng: np.random.G
     out = np.asarray(y).copy()
     out[flip] = 1 - out[flip]
     return out, flip
+
+
+def recovery_metrics(matching, perturbed: int) -> dict:
+    """Detection of the perturbed rule apart from churn, from a semantic A-vs-B matching.
+
+    A rule of A has *changed* when the comparison matches it to a rule of B that is not
+    identical to it (semantic score below 1) or to none: Section 4.1's test, applied to every
+    rule of A, not only to the perturbed one. A rule of A is *kept* when B holds an identical
+    rule (a row of the similarity matrix reaches 1, whatever the assignment chose).
+
+    Returns
+    -------
+    dict
+        ``detected`` 1.0 when rule ``perturbed`` of A changed (the paper's "recovered");
+        ``false_change`` the share of the other rules of A that changed (NaN when A has one
+        rule); ``kept`` the share of A's rules that B holds unchanged; ``detection_lift`` =
+        detected - false_change (NaN with false_change).
+    """
+    m = matching.n_rules1
+    if not 0 <= perturbed < m:
+        raise InputError(f"perturbed rule index {perturbed} is out of range for a rule set of {m} rules")
+    changed = np.ones(m, dtype=bool)
+    for i in range(m):
+        j, score = matching.partner(i)
+        changed[i] = j is None or score < 1.0 - 1e-9
+    others = np.delete(changed, perturbed)
+    fc = float(others.mean()) if len(others) else float("nan")
+    det = float(changed[perturbed])
+    S = np.asarray(matching.matrix, dtype=float).reshape(m, matching.n_rules2)
+    kept = (S >= 1.0 - 1e-9).any(axis=1) if S.shape[1] else np.zeros(m, dtype=bool)
+    return {"detected": det, "false_change": fc, "kept": float(kept.mean()), "detection_lift": det - fc}
+
+
+def select_lambdas(points: list[dict], *, tol: float = 0.01, min_literals: int = 0) -> dict:
+    """The grid point the lambda search chooses (see the module docstring).
+
+    ``points``: one dict per grid point with ``lambda0``, ``lambda1``, ``fidelity`` (validation)
+    and ``n_literals``. Among the points with at least ``min_literals`` literals (all points
+    when none has), those within ``tol`` of the best validation fidelity; of these the one
+    with fewest literals, then highest fidelity, then largest ``lambda0 + lambda1``.
+    """
+    if not points:
+        raise InputError("the lambda search needs at least one grid point")
+    pool = [q for q in points if q["n_literals"] >= min_literals] or list(points)
+    best = max(q["fidelity"] for q in pool)
+    near = [q for q in pool if q["fidelity"] >= best - tol - 1e-12]
+    return min(near, key=lambda q: (q["n_literals"], -q["fidelity"], -(q["lambda0"] + q["lambda1"])))
+
+
+def _grid(lambda_grid) -> list[tuple[float, float]]:
+    bad = set(lambda_grid) - {"lambda0", "lambda1"}
+    if bad or not {"lambda0", "lambda1"} <= set(lambda_grid):
+        raise InputError(f"lambda_grid must be a mapping with the keys 'lambda0' and 'lambda1' (lists of numbers >= 0), "
+                         f"got keys {sorted(lambda_grid)}")
+    axes = []
+    for k in ("lambda0", "lambda1"):
+        v = lambda_grid[k]
+        v = list(v) if isinstance(v, (list, tuple)) else [v]
+        if not v or any(isinstance(x, bool) or not isinstance(x, Real) or not x >= 0 for x in v):
+            raise InputError(f"lambda_grid[{k!r}] must be a non-empty list of numbers >= 0, got {lambda_grid[k]!r}")
+        axes.append([float(x) for x in v])
+    return [(a, b) for a in axes[0] for b in axes[1]]
+
+
+def _min_literals(value, label: str) -> int:
+    if isinstance(value, dict):
+        return int(value.get(label, 0))
+    return int(value)
+
+
+def tune_lambdas(ctx, fp: dict, params: dict, X, y, *, key: str) -> dict:
+    """Grid search of ``lambda0``/``lambda1`` on ``(X, y)`` (the module docstring gives the protocol).
+
+    Returns the chosen point (``lambda0``, ``lambda1``, validation ``fidelity``, ``n_literals``)
+    with ``grid``, every point's record. ``key`` names the labels (e.g. the model) in the seed
+    of the validation split.
+    """
+    tp = task_params(params, PARAMETERS)
+    grid = _grid(tp["lambda_grid"])
+    n = len(y)
+    rng = ctx.rng_for("brcg-lambda-search", key, rows=np.asarray(X.index))
+    perm = rng.permutation(n)
+    n_val = max(1, int(round(0.25 * n)))
+    val, fit_rows = np.sort(perm[:n_val]), np.sort(perm[n_val:])
+    points = []
+    for l0, l1 in grid:
+        est = _fit(_estimator(dict(fp, lambda0=l0, lambda1=l1), ctx), X.iloc[fit_rows], y[fit_rows])
+        points.append({"lambda0": l0, "lambda1": l1, "fidelity": float(np.mean(est.predict(X.iloc[val]) == y[val])),
+                       "n_literals": int(est.rules_.n_conditions), "n_rules": int(est.rules_.n_rules),
+                       "fit_time": float(est.fit_time_)})
+    chosen = select_lambdas(points, tol=float(tp["lambda_tol"]),
+                            min_literals=_min_literals(tp["min_literals"], ctx.dataset_label))
+    return dict(chosen, grid=points)
+
+
+def _tuned(ctx, fp: dict, params: dict, X, y, *, key: str, tag: str) -> tuple[dict, dict]:
+    """``fp`` with the searched lambdas (when ``lambda_grid`` is set) and the metrics to record."""
+    tp = task_params(params, PARAMETERS)
+    if tp["lambda_grid"] is None:
+        return fp, {}
+    choice = ctx.memo("brcg/lambda-search", lambda: tune_lambdas(ctx, fp, params, X, y, key=key), key=key,
+                      rows=np.asarray(X.index), labels=y, fit=fp, grid=tp["lambda_grid"], tol=tp["lambda_tol"],
+                      min_literals=tp["min_literals"])
+    rec = {f"lambda0_{tag}": choice["lambda0"], f"lambda1_{tag}": choice["lambda1"],
+           f"lambda_val_fidelity_{tag}": choice["fidelity"],
+           f"lambda_search_time_{tag}": float(sum(q["fit_time"] for q in choice["grid"]))}
+    return dict(fp, lambda0=choice["lambda0"], lambda1=choice["lambda1"]), rec
+
+
+def _search_table(ctx, params, fp, X, y, key) -> str | None:
+    """The lambda search's grid (one line per point) as CSV, for the run's artifacts."""
+    import pandas as pd
+
+    tp = task_params(params, PARAMETERS)
+    if tp["lambda_grid"] is None:
+        return None
+    choice = ctx.memo("brcg/lambda-search", lambda: tune_lambdas(ctx, fp, params, X, y, key=key), key=key,
+                      rows=np.asarray(X.index), labels=y, fit=fp, grid=tp["lambda_grid"], tol=tp["lambda_tol"],
+                      min_literals=tp["min_literals"])
+    df = pd.DataFrame(choice["grid"])
+    df["chosen"] = (df["lambda0"] == choice["lambda0"]) & (df["lambda1"] == choice["lambda1"])
+    return df.to_csv(index=False)
 
 
 def _summary(prefix: str, est, X_test, y_test) -> dict:
@@ -185,10 +338,12 @@ def _run_perturbation(ctx, params) -> dict:
     Xtr, Xte = Xdf.iloc[train], Xdf.iloc[test]
 
     yA = _model_labels(ctx, model, train)
+    fp0 = fp
+    fp, tuned = _tuned(ctx, fp, params, Xtr, yA[train], key=model, tag="A")
     A = ctx.memo("brcg/A", lambda: _fit(_estimator(fp, ctx), Xtr, yA[train]), model=model, rows=train, fit=fp,
                  labels=yA[train])
     cov = A.rules_.coverage(Xtr)
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = dict(tuned)
     # the perturbed rule: seeded per (dataset, model, repetition), among rules with an exclusive region
     candidates = [k for k in range(cov.shape[1]) if exclusive_region(cov, k).any()]
     if not candidates:
@@ -203,7 +358,9 @@ def _run_perturbation(ctx, params) -> dict:
 
     B = ctx.memo("brcg/B", lambda: _fit(_estimator(fp, ctx), Xtr, yB[train]), model=model, rows=train, fit=fp,
                  labels=yB[train])
-    extra: dict[str, Any] = dict(grounded_fp, grounding=A.rules_, extend_literals=True)
+    extra: dict[str, Any] = dict(grounded_fp, **fp, grounding=A.rules_, extend_literals=True)  # fp: searched lambdas
+    if tp["grounded_pricing"] is not None:
+        extra["pricing"] = tp["grounded_pricing"]
     if grounded_form == "constraint":
         extra.update(form="constraint", C=float(max(A.rules_.n_conditions, 1)), complexity="literals")
     Bg = _fit(_estimator(fp, ctx, **extra), Xtr, yB[train])
@@ -212,11 +369,12 @@ def _run_perturbation(ctx, params) -> dict:
     for tag, R in (("B", B), ("Bg", Bg)):
         sem = compare_rule_sets(A.rules_, R.rules_, similarity="semantic")
         stat = compare_rule_sets(A.rules_, R.rules_, similarity="statistical", X=X_stat)
-        j, score = sem.partner(k)
         out[f"sim_sem_{tag}"] = sem.score
         out[f"sim_stat_{tag}"] = stat.score
-        out[f"recovered_{tag}"] = float(j is None or score < 1.0 - 1e-9)
-        out[f"recovered_stat_{tag}"] = float(stat.partner(k)[0] is None or stat.partner(k)[1] < 1.0 - 1e-9)
+        rec = recovery_metrics(sem, k)
+        for name, value in rec.items():
+            out[f"{name}_{tag}"] = value
+        out[f"recovered_{tag}"] = rec["detected"]
     out.update(_summary("A", A, Xte, yA[test]))
     out.update(_summary("B", B, Xte, yB[test]))
     out.update(_summary("Bg", Bg, Xte, yB[test]))
@@ -234,6 +392,9 @@ def _run_perturbation(ctx, params) -> dict:
         "A_vs_B_grounded.txt": compare_rule_sets(A.rules_, Bg.rules_).render(names, ("A", "B+")),
         "perturbed_rule.txt": f"rule {k + 1} of A: {A.rules_[k].render(names)}\n",
     }
+    table = _search_table(ctx, params, fp0, Xtr, yA[train], model)
+    if table is not None:
+        out["artifacts"]["lambda_search_A.csv"] = table
     return out
 
 
@@ -250,9 +411,15 @@ def _run_compare(ctx, params) -> dict:
     Xtr, Xte = Xdf.iloc[train], Xdf.iloc[test]
     out: dict[str, Any] = {}
     fits = []
+    searches: dict[str, str] = {}
     for tag, name in zip(("A", "B"), ctx.models):
         yl = _model_labels(ctx, name, train)
-        est = _fit(_estimator(fp, ctx), Xtr, yl[train])
+        fpm, tuned = _tuned(ctx, fp, params, Xtr, yl[train], key=name, tag=tag)
+        out.update(tuned)
+        table = _search_table(ctx, params, fp, Xtr, yl[train], name)
+        if table is not None:
+            searches[f"lambda_search_{name}.csv"] = table
+        est = _fit(_estimator(fpm, ctx), Xtr, yl[train])
         fits.append(est)
         out[f"accuracy_{tag}"] = float(np.mean(yl[test] == ctx.y[test]))
         out.update(_summary(tag, est, Xte, yl[test]))
@@ -268,5 +435,6 @@ def _run_compare(ctx, params) -> dict:
         "matching_statistical.csv": stat.to_frame(names, labels).to_csv(index=False),
         f"rules_{labels[0]}.txt": fits[0].rules_.render(names),
         f"rules_{labels[1]}.txt": fits[1].rules_.render(names),
+        **searches,
     }
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 config_mod = pytest.importorskip("interpretopt.experiments.config")
@@ -31,6 +32,7 @@ def test_task_modes_end_to_end(tmp_path):
     cfg = _config([
         {"method": "abbr", "params": {"mode": "rule_list", "L": [2, 3], "M": 2, "n_iter": 60, "certify": True,
                                       "certify_max_rules": 8}},
+        {"method": "abbr", "params": {"mode": "rule_list", "L": 3, "M": 3, "n_iter": 60, "certify": True}},
         {"method": "abbr", "params": {"mode": "checklist", "K": 3, "n_iter": 60}},
         {"method": "abbr", "params": {"mode": "random_rules", "n_rules": 30}},
         {"method": "abbr", "params": {"mode": "baseline", "M": 2, "k": 2, "n_seeds": 2, "n_iter": 30,
@@ -39,16 +41,32 @@ def test_task_modes_end_to_end(tmp_path):
     report = runner.run_experiment(cfg, out_dir=tmp_path, progress=False)
     df = results.read_results(tmp_path)
     assert report.n_failed == 0, df.get("error")
-    assert len(df) == 5
+    assert len(df) == 6
     rl = df[df["mode"] == "rule_list"]
     assert np.isfinite(rl["abbr_at_s"]).all() and (rl["abbr_at_s"] <= 1).all()
-    assert (rl["objective"] >= rl["abbr_at_s_train"] - 1e-6).all()  # certificate >= annealing (same pool)
+    restricted = rl[rl["certify_pool"] == "restricted"]
+    full = rl[rl["certify_pool"] == "filtered"]
+    assert len(restricted) == 2 and len(full) == 1
+    # a MILP over a restricted pool is labelled so and never becomes the run's status or bound
+    assert restricted["status"].isna().all() and restricted["bound"].isna().all()
+    assert (restricted["restricted_objective"] >= restricted["abbr_at_s_train"] - 1e-6).all()
+    assert (full["objective"] >= full["abbr_at_s_train"] - 1e-6).all()  # certificate >= annealing (same pool)
+    assert (full["certify_start_value"] - full["abbr_at_s_train"]).abs().max() < 1e-9  # MIP start = annealed list
+    assert (full["certify_rules"] == full["certify_pool_rules"]).all()
+    # shared per split: the black box's scores once (no forest on disk), one pool per L (L = 3 is
+    # shared by two configurations), one condition table
+    cache = sorted(p.name.split("-")[0] for p in (tmp_path / "abbr-cache").iterdir())
+    assert cache.count("scores") == 1 and cache.count("pool") == 2 and cache.count("conditions") == 1
+    assert not (tmp_path / "blackbox").exists()
+    l3 = rl[rl["L"] == 3]
+    assert l3["n_filtered"].nunique() == 1 and l3["n_pool"].nunique() == 1
     cl = df[df["mode"] == "checklist"].iloc[0]
     assert 1 <= cl["threshold"] <= 3
     rr = df[df["mode"] == "random_rules"].iloc[0]
     assert np.isfinite(rr["gap_abbr"]) and np.isfinite(rr["gap_consistency"])
     base = df[df["mode"] == "baseline"].iloc[0]
-    assert base["n_seeds"] == 2 and base["status"] in ("optimal", "time_limit", "infeasible")
+    assert base["n_seeds"] == 2 and base["milp_outcome"] in ("all_solved", "time_limit", "infeasible")
+    assert pd.isna(base.get("status"))  # an annealed list claims no status
     assert set(df["label"]) >= {"rule list L=2 M=2", "checklist K=3", "baseline p=0.5"}
 
 

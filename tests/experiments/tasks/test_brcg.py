@@ -8,7 +8,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from interpretopt.experiments.tasks.brcg import exclusive_region, perturb_labels
+from interpretopt.evaluation.similarity import compare_rule_sets
+from interpretopt.exceptions import InputError
+from interpretopt.experiments.tasks.brcg import (
+    _grid,
+    exclusive_region,
+    perturb_labels,
+    recovery_metrics,
+    select_lambdas,
+)
+from interpretopt.rules import Condition, Conjunction, RuleSet
 
 REPO = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
 CONFIGS = REPO / "configs" / "whatchanged"
@@ -29,6 +38,94 @@ def test_exclusive_region_and_perturbation():
     big[:2000] = True
     yb, fb = perturb_labels(np.zeros(4000, np.int8), big, 0.5, np.random.default_rng(1))
     assert not fb[2000:].any() and 900 < fb.sum() < 1100 and yb.sum() == fb.sum()
+
+
+def _r(*conds):
+    return Conjunction(tuple(Condition(f, op, v) for f, op, v in conds))
+
+
+A_RULES = RuleSet((_r((0, "<=", 1.0)), _r((1, ">", 2.0), (2, "==", "a")), _r((3, "<=", 5.0))))
+
+
+def test_recovery_metrics_separate_detection_from_churn():
+    # B changes only the perturbed rule 1: a clean detection
+    B = RuleSet((A_RULES[0], _r((1, ">", 3.0), (2, "==", "a")), A_RULES[2]))
+    m = recovery_metrics(compare_rule_sets(A_RULES, B), 1)
+    assert m == {"detected": 1.0, "false_change": 0.0, "kept": pytest.approx(2 / 3), "detection_lift": 1.0}
+    # B shares no rule with A: the perturbed rule "changed", and so did every other one (churn)
+    churn = RuleSet((_r((5, "<=", 0.0)), _r((6, ">", 1.0))))
+    m = recovery_metrics(compare_rule_sets(A_RULES, churn), 1)
+    assert m["detected"] == 1.0 and m["false_change"] == 1.0 and m["kept"] == 0.0 and m["detection_lift"] == 0.0
+    # B = A: nothing detected, nothing changed
+    m = recovery_metrics(compare_rule_sets(A_RULES, A_RULES), 0)
+    assert m == {"detected": 0.0, "false_change": 0.0, "kept": 1.0, "detection_lift": 0.0}
+    # an empty B drops every rule
+    m = recovery_metrics(compare_rule_sets(A_RULES, RuleSet(())), 2)
+    assert m["detected"] == 1.0 and m["false_change"] == 1.0 and m["kept"] == 0.0
+    # one rule in A: no unperturbed rule, false change undefined
+    one = RuleSet((A_RULES[0],))
+    m = recovery_metrics(compare_rule_sets(one, RuleSet(())), 0)
+    assert m["detected"] == 1.0 and np.isnan(m["false_change"]) and np.isnan(m["detection_lift"])
+    with pytest.raises(InputError, match="perturbed rule index 3"):
+        recovery_metrics(compare_rule_sets(A_RULES, A_RULES), 3)
+
+
+def test_recovery_metrics_kept_is_membership_not_assignment():
+    """A rule of A present in B counts as kept even when the assignment pairs it elsewhere."""
+    a = RuleSet((_r((0, "<=", 1.0), (1, "<=", 1.0)), _r((0, "<=", 1.0))))
+    b = RuleSet((_r((0, "<=", 1.0)),))
+    m = recovery_metrics(compare_rule_sets(a, b), 0)
+    assert m["kept"] == 0.5
+
+
+def _pt(l0, l1, fid, lit):
+    return {"lambda0": l0, "lambda1": l1, "fidelity": fid, "n_literals": lit}
+
+
+def test_select_lambdas_criterion():
+    pts = [_pt(1e-4, 1e-4, 0.95, 40), _pt(1e-3, 1e-3, 0.945, 12), _pt(1e-2, 1e-2, 0.90, 3),
+           _pt(1e-2, 1e-3, 0.945, 12)]
+    # fewest literals within 0.01 of the best fidelity (0.95); ties: larger lambdas
+    assert select_lambdas(pts, tol=0.01) == pts[3]
+    # no tolerance: the best fidelity
+    assert select_lambdas(pts, tol=0.0) == pts[0]
+    # the tolerance reaches the 3-literal point
+    assert select_lambdas(pts, tol=0.06) == pts[2]
+    # the mushroom exception: at least 7 literals
+    assert select_lambdas(pts, tol=0.06, min_literals=7)["n_literals"] == 12
+    # no point reaches min_literals: the criterion over all points
+    assert select_lambdas(pts, tol=0.06, min_literals=100) == pts[2]
+    with pytest.raises(InputError, match="at least one grid point"):
+        select_lambdas([])
+
+
+def test_lambda_grid_is_checked():
+    assert _grid({"lambda0": [0.1, 0.2], "lambda1": 0.5}) == [(0.1, 0.5), (0.2, 0.5)]
+    with pytest.raises(InputError, match="keys 'lambda0' and 'lambda1'"):
+        _grid({"lambda0": [0.1], "lamda1": [0.1]})
+    with pytest.raises(InputError, match=r"lambda_grid\['lambda1'\]"):
+        _grid({"lambda0": [0.1], "lambda1": [-1]})
+
+
+def test_lambda_search_in_a_run(tmp_path, data_dir):
+    """The search chooses a grid point, records it, and A is fitted with it."""
+    pytest.importorskip("xgboost")
+    from interpretopt.experiments.config import load_config
+    from interpretopt.experiments.runner import run_experiment
+
+    cfg = load_config(CONFIGS / "model_comparison.yaml").with_smoke()
+    run_experiment(cfg, out_dir=tmp_path, progress=False)
+    df = pd.read_parquet(tmp_path / "results.parquet")
+    assert (df["run_status"] == "ok").all(), df.get("error")
+    row = df.iloc[0]
+    for tag in ("A", "B"):
+        assert row[f"lambda0_{tag}"] == 0.001 and row[f"lambda1_{tag}"] in (0.001, 0.01)
+        assert 0 <= row[f"lambda_val_fidelity_{tag}"] <= 1
+    grids = sorted(tmp_path.glob("artifacts/*/lambda_search_WC_RF.csv"))
+    assert grids, "the lambda search's grid is written as an artifact"
+    grid = pd.read_csv(grids[0])
+    assert len(grid) == 2 and grid["chosen"].sum() == 1
+    assert grid.loc[grid["chosen"], "lambda1"].item() == row["lambda1_A"]
 
 
 @pytest.mark.parametrize("name", ["perturbation", "perturbation_lending", "model_comparison"])
@@ -53,6 +150,42 @@ def test_perturbation_smoke_run(tmp_path):
     small = df[df["c_u"] == df["c_u"].min()].iloc[0]
     assert big["grounding_kept"] >= small["grounding_kept"]
     assert big["grounding_kept"] > 0
-    for col in ("sim_sem_B", "sim_stat_B", "sim_sem_Bg", "sim_stat_Bg"):
+    for col in ("sim_sem_B", "sim_stat_B", "sim_sem_Bg", "sim_stat_Bg", "detected_Bg", "kept_Bg", "kept_B"):
         assert ((df[col] >= 0) & (df[col] <= 1)).all()
+    assert (df["recovered_Bg"] == df["detected_Bg"]).all()
+    # B+ keeps at least the grounding rules it selected (kept counts identical rules, also non-grounding ones)
+    assert (df["kept_Bg"] + 1e-9 >= df["grounding_kept"]).all()
     assert (df["bound"] <= df["objective"] + 1e-9).all()
+
+
+def test_model_comparison_experiment_reports_matching_similarity_and_fidelity(tmp_path):
+    """The 'compare' run of configs/whatchanged (two models, two rule sets, matching, similarity,
+    fidelity), on a small bundled dataset; the reported scores follow from the written matching."""
+    import pandas as pd
+    import yaml
+
+    from interpretopt.experiments.config import parse_config
+    from interpretopt.experiments.runner import run_experiment
+
+    raw = yaml.safe_load("""
+name: whatchanged_compare_check
+method: brcg
+params: {experiment: compare, n_thresholds: 4, max_literals: 3, pricing: beam, time_limit: 5,
+         mip_time_limit: 3, test_size: 0.3}
+datasets: [{name: breast_cancer, max_rows: 200}]
+pairs: {list: [[GNB, DT1]]}
+repetitions: 1
+seed: 0
+""")
+    cfg = parse_config(raw)
+    run_experiment(cfg, out_dir=tmp_path, progress=False)
+    df = pd.read_parquet(tmp_path / "results.parquet")
+    assert (df["run_status"] == "ok").all(), df.get("error")
+    row = df.iloc[0]
+    for key in ("fidelity_A", "fidelity_B", "accuracy_A", "accuracy_B", "sim_sem", "sim_stat"):
+        assert 0.0 <= row[key] <= 1.0
+    art = next((tmp_path / "artifacts").glob("*/matching_statistical.csv"))
+    table = pd.read_csv(art)
+    m, n = int(row["n_rules_A"]), int(row["n_rules_B"])
+    assert len(table) == max(m, n)  # every rule once; the larger set's extra rules map to none
+    assert row["sim_stat"] == pytest.approx(2 * table["similarity"].sum() / max(m + n, 1), abs=1e-3 * max(m, n, 1))

@@ -7,7 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from interpretopt.experiments import load_config, make_table, read_results, run_experiment
+from interpretopt.experiments import (
+    load_config,
+    make_table,
+    read_results,
+    run_experiment,
+)
 from interpretopt.experiments.tasks.imd import make_variant, random_rule
 
 REPO = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
@@ -188,3 +193,19 @@ def test_direct_baselines_are_the_papers():
     gb = make_variant("direct_gb", {}, 7).fit(X, y1, y2)
     p = gb.model_.get_params()
     assert isinstance(gb, DirectGB) and p["max_depth"] == 6 and p["n_estimators"] == 100 and p["learning_rate"] == 0.1
+
+
+def test_table2_smoke_caps_the_brcg_time():
+    """--smoke of configs/imd/table2.yaml must not inherit the full run's BRCG time limits."""
+
+    from interpretopt.experiments.config import load_config
+
+    path = REPO / "configs" / "imd" / "table2.yaml"
+    cfg = load_config(path, smoke=True)
+    found = False
+    for method in cfg.methods:
+        for value in method.params.get("brcg", ()):
+            found = True
+            assert float(value.get("time_limit", 300)) <= 10
+            assert float(value.get("mip_time_limit", 60)) <= 10
+    assert found
