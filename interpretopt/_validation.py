@@ -51,6 +51,7 @@ __all__ = [
     "Options",
     "StrOptions",
     "SolverOptions",
+    "CapableSolvers",
     "RANDOM_STATE",
     "ContractMixin",
     "validate_params",
@@ -283,6 +284,28 @@ class SolverOptions(StrOptions):
         names = sorted(self.options)
         listed = ", ".join(repr(n) for n in names[:-1]) + (" or " if len(names) > 1 else "") + repr(names[-1])
         return f"a solver providing {self.provides}: {listed}"
+
+
+class CapableSolvers(SolverOptions):
+    """The registered solvers that have every capability in ``needs``, read from the registry when checked.
+
+    Methods name capabilities, never backends: a backend registered later with those
+    capabilities is accepted without any change to the method.
+    """
+
+    def __init__(self, needs, *, provides: str) -> None:
+        self.needs = tuple(needs)
+        super().__init__(set(), provides=provides)
+
+    @property
+    def options(self) -> set:
+        from interpretopt.solvers import SOLVERS
+
+        return {n for n in SOLVERS.names() if all(getattr(SOLVERS.get(n).capabilities, k) for k in self.needs)}
+
+    @options.setter
+    def options(self, value) -> None:  # the set is the registry's; nothing to store
+        pass
 
 
 # ============================================================================= inputs
@@ -618,11 +641,14 @@ def render_names(estimator: Any, feature_names: Any = None) -> list[str]:
 
 # ============================================================================= solvers
 
-_CAPABILITY_WORDS = {"lp": "LPs", "milp": "MILPs", "duals": "LP duals"}
+_CAPABILITY_WORDS = {"lp": "LPs", "milp": "MILPs", "duals": "LP duals",
+                     "incremental": "an incremental model (columns added in place, warm re-solves)",
+                     "warm_start": "MIP starts", "cutoff": "an objective cutoff", "solution_pool": "a solution pool",
+                     "time_limit": "a time limit"}
 
 
 def solver_capabilities(name: str) -> dict | None:
-    """``{"lp", "milp", "duals"}`` of a solver name (registered backend or Pyomo solver); None if unknown.
+    """The capabilities (``lp``, ``milp``, ``duals``, ``incremental``, ...) of a solver name; None if unknown.
 
     Availability on this machine is not probed (a config may be run elsewhere, e.g. on a
     Dask cluster); the solve itself reports an unavailable solver.
@@ -632,8 +658,7 @@ def solver_capabilities(name: str) -> dict | None:
     backend = _base._lookup(name) if isinstance(name, str) and name else None
     if backend is None:
         return None
-    caps = backend.capabilities
-    return {"lp": bool(caps.lp), "milp": bool(caps.milp), "duals": bool(caps.duals)}
+    return backend.capabilities.as_dict()
 
 
 def check_solver(name: Any, needs: Sequence[str], *, owner: str, what: str = "solver") -> str:

@@ -41,15 +41,14 @@ def _cmd_list(args: argparse.Namespace) -> int:
         rows = [_as_dict(r) for r in list_models()]
         _print_table(rows, [c for c in ("name", "available", "paper", "description") if rows and c in rows[0]])
     elif what == "solvers":
-        from interpretopt.solvers import describe_solvers
-
         from interpretopt.methods.brcg import solver_roles
+        from interpretopt.solvers import Capabilities, describe_solvers
 
         rows = [_as_dict(r) for r in describe_solvers()]
         for r in rows:
             r["brcg"] = solver_roles(r["name"], lp=bool(r.get("lp")), milp=bool(r.get("milp")),
-                                     duals=bool(r.get("duals")))
-        _print_table(rows, [c for c in ("name", "available", "version", "lp", "milp", "duals", "brcg", "description")
+                                     duals=bool(r.get("duals")), incremental=bool(r.get("incremental")))
+        _print_table(rows, [c for c in ("name", "available", "version", *Capabilities.FIELDS, "brcg", "description")
                             if rows and c in rows[0]])
         print("\nbrcg: the roles a solver can fill in BRCG column generation: master = the master LP (LP duals on an "
               "incremental model), pricing = the pricing MILP (pricing_solver), integer = the integer master "

@@ -403,7 +403,7 @@ def _print_plan(df) -> None:
             return "-"
         return f"{s:.0f} s" if s < 120 else (f"{s / 60:.0f} min" if s < 7200 else f"{s / 3600:.1f} h")
 
-    rows = [{"table": r.table, "scale": r.scale, "runs": "-" if r.runs is None else str(int(r.runs)),
+    rows = [{"table": r.table, "scale": r.scale, "runs": "-" if r.runs is None or r.runs != r.runs else str(int(r.runs)),
              "s/run": "-" if r.per_run_s is None or r.per_run_s != r.per_run_s else f"{r.per_run_s:.2f}",
              "estimate": t(r.estimate_s), "basis": r.basis} for r in df.itertuples()]
     from interpretopt.cli import _print_table

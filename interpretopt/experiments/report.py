@@ -406,8 +406,10 @@ def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] |
     costs = read_costs(out)
     for r in records:
         if r.per_run_time is not None and r.config is not None:
-            costs.setdefault(_cost_key(r.paper, r.path), {})[scale] = {
-                "per_run_s": round(r.per_run_time, 4), "n_runs": r.n_runs}
+            entry = {"per_run_s": round(r.per_run_time, 4), "n_runs": r.n_runs}
+            if r.cpu_time and r.n_runs:
+                entry["cpu_per_run_s"] = round(r.cpu_time / r.n_runs, 4)
+            costs.setdefault(_cost_key(r.paper, r.path), {})[scale] = entry
     (out / COSTS_FILE).write_text(json.dumps(costs, indent=1, sort_keys=True) + "\n")
     write_report(records, out, scale=scale, command=command, started=started, wall_time=time.perf_counter() - t0)
     return records
@@ -568,7 +570,8 @@ def _cost_key(paper: str, path: str | os.PathLike) -> str:
 
 
 def read_costs(*places: str | os.PathLike | None) -> dict:
-    """Measured per-run costs, ``{"<paper>/<table>": {scale: {"per_run_s", "n_runs"}}}``, merged over the
+    """Measured per-run costs, ``{"<paper>/<table>": {scale: {"per_run_s", "cpu_per_run_s", "n_runs"}}}``
+    (wall and CPU seconds per run), merged over the
     ``run_costs.json`` files of ``places`` (directories or files); later places win."""
     costs: dict = {}
     for place in places:
@@ -589,11 +592,19 @@ def read_costs(*places: str | os.PathLike | None) -> dict:
     return costs
 
 
+def _per_run(entry: dict) -> float | None:
+    """Seconds per run for one worker: the measured CPU per run where known (the wall time of a run
+    on a loaded machine overstates it), else the measured wall time."""
+    cpu = entry.get("cpu_per_run_s")
+    return float(cpu) if cpu is not None else entry.get("per_run_s")
+
+
 def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: dict | None = None,
          configs_root: str | os.PathLike | None = None) -> pd.DataFrame:
     """Runs and estimated time of every table config at each scale, before anything runs.
 
-    The estimate is ``runs x measured seconds per run`` at that scale. ``full`` runs the
+    The estimate is ``runs x measured seconds per run`` at that scale (CPU seconds where measured: a
+    run is one process, so on an idle machine its wall time is about its CPU time). ``full`` runs the
     datasets of ``reduced`` with more repetitions, so without a measurement of its own it is
     estimated from the reduced per-run cost (``basis`` says so); a scale with no measurement
     has no estimate.
@@ -615,10 +626,12 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
             n = count_runs(full.with_scale(s))
             known = costs.get(key, {})
             basis, per = "", None
-            if s in known:
-                per, basis = known[s].get("per_run_s"), f"measured at {s} ({known[s].get('n_runs')} runs)"
-            elif s == "full" and "reduced" in known:
-                per, basis = known["reduced"].get("per_run_s"), "per-run cost measured at reduced scale"
+            src = s if s in known else ("reduced" if s == "full" and "reduced" in known else None)
+            if src is not None:
+                per = _per_run(known[src])
+                what = "CPU" if known[src].get("cpu_per_run_s") is not None else "wall"
+                basis = (f"{what} per run measured at {s} ({known[s].get('n_runs')} runs)" if src == s else
+                         f"{what} per run measured at reduced scale")
             rows.append({"table": key, "scale": s, "runs": n, "per_run_s": per,
                          "estimate_s": None if per is None else n * per, "basis": basis or "no measurement"})
     return pd.DataFrame(rows, columns=["table", "scale", "runs", "per_run_s", "estimate_s", "basis"])

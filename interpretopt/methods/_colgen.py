@@ -9,7 +9,7 @@ says what it *found* and what it *proved*:
 * :class:`RestrictedMaster` -- LP (1)-(3) of :mod:`interpretopt.formulations.brcg` over
   the current clauses, on merged weighted rows (samples with the same literal pattern and
   label are one row), columns appended in place and the LP re-solved warm;
-* pricers (:class:`BeamPricing`, :class:`MilpPricing`, :class:`BeamThenMilp`) --
+* pricers (:class:`BeamPricing`, :class:`MilpPricing`, :class:`BnbPricing`, :class:`BeamThenMilp`) --
   ``price(duals, ...)`` returns columns of negative reduced cost and, when it has one, a
   valid lower bound on the reduced cost of every clause it did not return;
 * :func:`~interpretopt.formulations.brcg.lagrangian_bound` turns the duals and that bound
@@ -49,15 +49,15 @@ __all__ = [
     "PricingResult",
     "BeamPricing",
     "MilpPricing",
+    "BnbPricing",
     "BeamThenMilp",
     "IntegerMaster",
     "column_generation",
 ]
 
-PRICING_STRATEGIES = ("beam", "milp", "beam+milp")
+PRICING_STRATEGIES = ("beam", "milp", "beam+milp", "bnb", "beam+bnb")
 STOP_REASONS = ("proven_optimal", "heuristic_pricing_exhausted", "pricing_time_limit", "pricing_no_progress",
                 "time_limit", "iteration_limit")
-_DUAL_LP_SOLVERS = ("highs", "ortools_glop")
 
 
 def _solvers():
@@ -77,12 +77,23 @@ def _settings(time_limit: float | None = None, base=None, **kw):
     return base.replace(**kw) if kw else base
 
 
+def _capable(*needs: str) -> list[str]:
+    """Registered solvers with every capability in ``needs`` (methods ask for capabilities, never names)."""
+    S = _solvers()
+    return [n for n in S.SOLVERS.names() if all(getattr(S.SOLVERS.get(n).capabilities, k) for k in needs)]
+
+
+def _has(name: str, *needs: str) -> bool:
+    S = _solvers()
+    return name in S.SOLVERS and all(getattr(S.SOLVERS.get(name).capabilities, k) for k in needs)
+
+
 def check_lp_solver(name: str) -> None:
     """The master LP needs duals from an incremental backend."""
-    if name not in _DUAL_LP_SOLVERS:
+    if not _has(name, "lp", "duals", "incremental"):
         raise SolverError(
             f"solver {name!r} cannot be used for the column-generation master LP: the loop needs LP duals "
-            f"from an incremental backend; choose one of {', '.join(_DUAL_LP_SOLVERS)}")
+            f"from an incremental backend; choose one of {', '.join(_capable('lp', 'duals', 'incremental'))}")
 
 
 def check_milp_solver(name: str) -> None:
@@ -216,7 +227,8 @@ class RestrictedMaster:
         """
         res = self.model.solve(_settings(time_limit, self.settings), duals=True)
         if not res.has_solution or res.duals is None:
-            if str(res.status) in ("time_limit", "limit") or (res.has_solution and time_limit is not None):
+            St = _solvers().SolveStatus
+            if res.status in (St.TIME_LIMIT, St.LIMIT) or (res.has_solution and time_limit is not None):
                 return None
             raise SolverError(f"the restricted master LP was not solved: status {res.status}, {res.message}")
         nP = self.pos.size
@@ -301,7 +313,9 @@ class MilpPricing:
         check_milp_solver(solver)
         self.X, self.y, self.D, self.exclude = X, np.asarray(y, dtype=np.int8), int(max_literals), list(exclude)
         self.solver, self.settings, self.time_limit = solver, settings, float(time_limit)
-        self.direct = solver in ("highs", "highs_direct")
+        # a backend with an incremental MILP model takes the cached arrays directly; any
+        # other MILP solver gets the Pyomo model
+        self.direct = _has(solver, "milp", "incremental")
         self.model = None
         self.arrays = None
         self.build_time = 0.0
@@ -315,7 +329,7 @@ class MilpPricing:
         J = arr.n_literals
         cost = np.concatenate([np.full(J, float(b)), np.asarray(r, dtype=float)[arr.I]])
         A = sp.vstack([self._A, sp.csr_matrix(cost[None, :])]).tocsc()
-        mdl = _solvers().make_incremental("highs")
+        mdl = _solvers().make_incremental(self.solver)
         mdl.add_rows(np.concatenate([arr.row_lower, [-np.inf]]), np.concatenate([arr.row_upper, [cutoff - float(a)]]))
         mdl.add_columns(cost, arr.col_lower, arr.col_upper, A, integer=arr.integer)
         self.build_time += time.perf_counter() - t0
@@ -330,11 +344,7 @@ class MilpPricing:
         settings = _settings(limit, self.settings)
         if self.direct:
             mdl = self._direct_model(r, a, b, cutoff)
-            # measured on these models: HiGHS's presolve costs more than it saves
-            opts = dict(settings.options)
-            opts["highs"] = {"presolve": "off", **dict(opts.get("highs", {}))}
-            settings = settings.replace(options=opts)
-            if start is not None:
+            if start is not None and _has(self.solver, "warm_start"):
                 cov = clause_cover(self.X, start)
                 if float(a + b * len(start) + np.asarray(r)[cov].sum()) <= cutoff:
                     J = self.arrays.n_literals
@@ -342,7 +352,8 @@ class MilpPricing:
                     x0[list(start)] = 1.0
                     x0[J:] = cov[self.arrays.I].astype(float)
                     mdl.set_start(x0)
-            res = mdl.solve(settings)
+            # measured on these models: presolve costs more than it saves
+            res = mdl.solve(settings, presolve=False)
             offset = float(a)
             clause = None
             if res.has_solution and res.x is not None:
@@ -356,14 +367,15 @@ class MilpPricing:
             res = S.solve(self.model, self.solver, settings)
             offset = 0.0
             clause = F.extract_pricing(self.model) if res.has_solution else None
-        status = str(res.status)
+        St = S.SolveStatus
+        status = res.status
         rc_outside = -np.inf
-        if status == "infeasible":
+        if status == St.INFEASIBLE:
             res.message = (res.message + f"; no clause of reduced cost at most {cutoff:.3g} exists").lstrip("; ")
             rc_outside = cutoff
         elif res.bound is not None and math.isfinite(res.bound):
             rc_outside = float(res.bound) + offset
-        timed_out = status not in ("optimal", "infeasible")
+        timed_out = status not in (St.OPTIMAL, St.INFEASIBLE)
         cols, rcs = [], []
         if clause:
             clause = prune_clause(self.X, clause)
@@ -375,8 +387,45 @@ class MilpPricing:
                              exact=True, timed_out=timed_out, best_clause=clause, result=res, method="milp")
 
 
+class BnbPricing:
+    """Exact pricing by best-first branch and bound over literals (:mod:`interpretopt.heuristics.clause_bnb`).
+
+    Returns up to ``max_columns`` clauses below the cutoff (several improving columns per
+    call) and, from the same search, a lower bound on the reduced cost of every clause that
+    is not a master column: when the search completes, ``rc_outside`` proves that no other
+    clause prices below the cutoff; when it stops at its time limit, the least bound of its
+    queue keeps ``rc_outside`` valid.
+    """
+
+    exact = True
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, *, max_literals: int, max_columns: int,
+                 exclude: Sequence[tuple] = (), time_limit: float = 10.0,
+                 clock: Callable[[], float] | None = None) -> None:
+        from interpretopt.heuristics.clause_bnb import ClauseBranchAndBound
+
+        self.search = ClauseBranchAndBound(X, y)
+        self.D, self.max_columns = int(max_literals), int(max_columns)
+        self.ground = {tuple(sorted(int(j) for j in c)) for c in exclude}
+        self.time_limit, self.clock = float(time_limit), clock
+        self.build_time = 0.0
+        self.n_nodes = 0
+
+    def price(self, r, a, b, *, exclude: Iterable[tuple] = (), time_limit: float | None = None,
+              rc_tol: float = 0.0, start=None, cutoff: float = 0.0) -> PricingResult:
+        cutoff = min(float(cutoff), -float(rc_tol))
+        limit = self.time_limit if time_limit is None else min(self.time_limit, float(time_limit))
+        res = self.search.search(r, a, b, max_literals=self.D, max_columns=self.max_columns,
+                                 exclude=set(exclude) | self.ground, cutoff=cutoff, time_limit=limit,
+                                 clock=self.clock)
+        self.n_nodes += res.n_nodes
+        return PricingResult(columns=list(res.clauses), reduced_costs=np.asarray(res.reduced_costs, dtype=float),
+                             rc_outside=res.rc_lower_bound, exact=True, timed_out=not res.complete,
+                             best_clause=res.best_clause, method="bnb")
+
+
 class BeamThenMilp:
-    """The beam every iteration; the exact MILP when the beam finds nothing (it also gives the bound)."""
+    """The beam every iteration; the exact pricer (MILP or branch and bound) when the beam finds nothing."""
 
     exact = True
 
@@ -393,7 +442,7 @@ class BeamThenMilp:
                               cutoff=cutoff)
         return PricingResult(columns=out.columns, reduced_costs=out.reduced_costs, rc_outside=out.rc_outside,
                              exact=True, timed_out=out.timed_out, best_clause=out.best_clause, result=out.result,
-                             method="beam+milp")
+                             method="beam+" + out.method)
 
 
 # ----------------------------------------------------------------------------- the integer master
@@ -455,18 +504,16 @@ class IntegerMaster:
         nPu = int(pos_u.sum())
         K = cover.shape[1]
         settings = _settings(time_limit, self.settings)
-        if self.solver in ("highs", "highs_direct"):
+        if _has(self.solver, "milp", "incremental"):
             arr = F.master_arrays(cov_u, y_u, n_lit, spec, grounding=g_idx, relax=False, sample_weight=wt_u)
-            mdl = S.make_incremental("highs")
+            mdl = S.make_incremental(self.solver)
             mdl.add_rows(arr.row_lower, arr.row_upper)
             mdl.add_columns(arr.cost, arr.col_lower, arr.col_upper, arr.A.tocsc(), integer=arr.integer)
-            if start is not None:
+            if start is not None and _has(self.solver, "warm_start"):
                 xi0 = (~cov_u[pos_u][:, start > 0.5].any(axis=1)).astype(float) if start.any() else np.ones(nPu)
                 mdl.set_start(np.concatenate([xi0, start]))
-            # measured on BRCG integer masters: HiGHS's presolve costs more than it saves here
-            opts = dict(settings.options)
-            opts["highs"] = {"presolve": "off", **dict(opts.get("highs", {}))}
-            res = mdl.solve(settings.replace(options=opts))
+            # measured on BRCG integer masters: presolve costs more than it saves here
+            res = mdl.solve(settings, presolve=False)
             sel = None
             if res.has_solution and res.x is not None:
                 sel = np.flatnonzero(np.asarray(res.x, dtype=float)[nPu:nPu + K] > 0.5)
@@ -557,9 +604,12 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     spec : MasterSpec
     max_literals : int
         ``D``, the largest clause.
-    pricing : {"beam", "milp", "beam+milp"}
+    pricing : {"beam", "milp", "beam+milp", "bnb", "beam+bnb"}
         Beam search only (heuristic, nothing proven); the exact pricing MILP every
-        iteration; or the beam every iteration and the MILP when the beam finds nothing.
+        iteration; the beam every iteration and the MILP when the beam finds nothing; or the
+        same two with the exact branch and bound over literals
+        (:mod:`interpretopt.heuristics.clause_bnb`: several columns per call, no MILP
+        solver needed) in place of the MILP.
     beam_width, columns_per_iter : int
     max_iter : int
         Most pricing rounds.
@@ -567,11 +617,12 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         Limit of the column-generation loop (seconds of ``clock``); the solvers get the time
         that remains.
     milp_time_limit : float
-        Limit of one pricing MILP call.
+        Limit of one exact pricing call (MILP or branch and bound).
     mip_time_limit : float or None
         Limit of the integer master.
-    solver : {"highs", "ortools_glop"}
-        LP backend of the master (returns duals).
+    solver : str
+        LP backend of the master: a registered solver with the capabilities ``lp``,
+        ``duals`` and ``incremental`` (``highs``, ``highs_direct``, ``ortools_glop``).
     pricing_solver, mip_solver : str or None
         MILP solvers of the registry (default ``"highs"``).
     initial_clauses : sequence of tuples
@@ -604,7 +655,7 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     check_lp_solver(solver)
     pricing_solver = pricing_solver or "highs"
     mip_solver = mip_solver or "highs"
-    if pricing != "beam":
+    if pricing in ("milp", "beam+milp"):
         check_milp_solver(pricing_solver)
     S = _solvers()
     settings = settings if settings is not None else S.SolveSettings()
@@ -639,12 +690,15 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     timings["build"] += time.perf_counter() - t0
 
     beam = (BeamPricing(X, max_literals=max_literals, width=beam_width, max_columns=columns_per_iter)
-            if pricing in ("beam", "beam+milp") else None)
-    milp = (MilpPricing(X, yu, max_literals=max_literals, exclude=exclude_ground, solver=pricing_solver,
-                        settings=settings, time_limit=milp_time_limit)
-            if pricing in ("milp", "beam+milp") else None)
-    pricer = beam if pricing == "beam" else milp if pricing == "milp" else BeamThenMilp(beam, milp)
-
+            if pricing.startswith("beam") else None)
+    milp = None
+    if pricing in ("milp", "beam+milp"):
+        milp = MilpPricing(X, yu, max_literals=max_literals, exclude=exclude_ground, solver=pricing_solver,
+                           settings=settings, time_limit=milp_time_limit)
+    elif pricing in ("bnb", "beam+bnb"):
+        milp = BnbPricing(X, yu, max_literals=max_literals, max_columns=columns_per_iter, exclude=exclude_ground,
+                          time_limit=milp_time_limit, clock=clock)
+    pricer = beam if pricing == "beam" else milp if beam is None else BeamThenMilp(beam, milp)
     history: list[dict] = []
     stop_reason = "iteration_limit"
     proven = False

@@ -24,7 +24,7 @@ from interpretopt._validation import (
     HasMethods,
     Interval,
     Options,
-    SolverOptions,
+    CapableSolvers,
     StrOptions,
     check_fitted,
     check_solver,
@@ -35,7 +35,6 @@ from interpretopt._validation import (
 from interpretopt.exceptions import InputError
 from interpretopt.formulations import brcg as F
 from interpretopt.methods._colgen import (
-    _DUAL_LP_SOLVERS,
     PRICING_STRATEGIES,
     STOP_REASONS,
     CGResult,
@@ -48,19 +47,24 @@ __all__ = ["BRCGClassifier", "GroundedBRCGClassifier", "CGResult", "column_gener
            "STOP_REASONS", "solver_roles"]
 
 
-def solver_roles(name: str, *, lp: bool, milp: bool, duals: bool) -> str:
+def solver_roles(name: str, *, lp: bool, milp: bool, duals: bool, incremental: bool | None = None) -> str:
     """The roles a solver of the registry can fill in BRCG, as ``interpretopt list solvers`` prints them.
 
     ``master``: the restricted master LP, which needs LP duals on an incremental model
-    (``highs``, ``ortools_glop``); ``pricing`` and ``integer``: the pricing MILP and the final
+    (the capabilities ``lp``, ``duals`` and ``incremental``; ``incremental=None`` reads the
+    last from the registry); ``pricing`` and ``integer``: the pricing MILP and the final
     integer master (``pricing_solver``, ``mip_solver``), any MILP solver whose models may hold
     continuous variables. Both MILPs have continuous variables (``xi`` of the integer master,
     ``delta`` of the negative samples in pricing), so CP-SAT, which solves integer models only,
     fills them only with ``options={'ortools_cpsat': {'discretize_continuous': True}}``, and
     then never proves optimality (``cpsat*``).
     """
+    if incremental is None:
+        from interpretopt._validation import solver_capabilities
+
+        incremental = bool((solver_capabilities(name) or {}).get("incremental"))
     roles = []
-    if name in _DUAL_LP_SOLVERS and lp and duals:
+    if incremental and lp and duals:
         roles.append("master")
     if milp:
         roles += ["pricing*", "integer*"] if name == "ortools_cpsat" else ["pricing", "integer"]
@@ -93,10 +97,12 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         Clause complexity ``c_k`` in the bound ``C``.
     max_literals : int, default 10
         Largest clause (beam depth / ``D`` of the pricing MILP).
-    pricing : {"beam", "milp", "beam+milp"}, default "beam"
+    pricing : {"beam", "milp", "beam+milp", "bnb", "beam+bnb"}, default "beam"
         Beam search every iteration (fast, a heuristic: nothing is proven, as AIX360); the
         exact MILP every iteration; or the beam every iteration and the exact MILP (behind
         ``milp_time_limit``) when the beam finds nothing, which can prove the LP solved.
+        ``"bnb"`` / ``"beam+bnb"`` use an exact branch and bound over literals instead of
+        the MILP (several columns per call, a valid bound even when its limit stops it).
     beam_width : int, default 5
     columns_per_iter : int, default 10
     max_iter : int, default 100
@@ -105,7 +111,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         integer master still runs (under ``mip_time_limit``) over the clauses the last LP
         saw; ``stop_reason_`` says ``"time_limit"``.
     milp_time_limit : float, default 10
-        Limit of one pricing MILP call.
+        Limit of one exact pricing call (MILP or branch and bound).
     mip_time_limit : float or None, default 60
         Limit of the final integer master.
     solver : {"highs", "ortools_glop"}, default "highs"
@@ -194,7 +200,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "milp_time_limit": [Interval(Real, 0, None, closed="neither")],
         "mip_time_limit": [Interval(Real, 0, None, closed="neither"), None],
-        "solver": [SolverOptions(set(_DUAL_LP_SOLVERS), provides="LP duals on an incremental model")],
+        "solver": [CapableSolvers(("lp", "duals", "incremental"), provides="LP duals on an incremental model")],
         "pricing_solver": [str, None],
         "mip_solver": [str, None],
         "binarizer": [StrOptions({"quantile", "tree", "passthrough"}), HasMethods(["fit", "transform"])],

@@ -813,36 +813,27 @@ def _and_not(terms: list[Conjunction], rule: Conjunction, max_terms: int | None 
 def _absorb(terms: list[Conjunction]) -> list[Conjunction]:
     """Distinct terms without those that contain every condition of a shorter kept term.
 
-    A kept term ``s`` absorbs ``t`` when ``s`` is a subset of ``t``: counted through an index from
-    each condition to the kept terms holding it (``s`` is a subset of ``t`` exactly when all of
-    ``s``'s conditions are among ``t``'s), so the cost follows the overlaps, not all pairs.
+    A kept term ``s`` absorbs ``t`` when ``s``'s conditions are a subset of ``t``'s. Each kept term
+    is indexed under its rarest condition (fewest terms hold it), so a term is compared only with
+    the kept terms filed under one of its own conditions; the terms of one ``A AND NOT B`` step all
+    share the conditions of ``A``'s rule, which an index over every condition would visit for every
+    pair.
     """
+    from collections import Counter
+
     uniq = list(dict.fromkeys(terms))
     uniq.sort(key=len)
+    if uniq and not uniq[0].conditions:  # the empty conjunction (TRUE) absorbs everything
+        return [uniq[0]]
+    freq = Counter(c for t in uniq for c in set(t.conditions))
     kept: list[Conjunction] = []
-    sizes: list[int] = []
-    holders: dict = {}
+    filed: dict = {}
     for t in uniq:
-        cs = set(t.conditions)
-        if not cs:  # the empty conjunction (TRUE) absorbs everything after it
-            return [t]
-        hits: dict[int, int] = {}
-        absorbed = False
-        for c in cs:
-            for k in holders.get(c, ()):
-                hits[k] = hits.get(k, 0) + 1
-                if hits[k] == sizes[k]:
-                    absorbed = True
-                    break
-            if absorbed:
-                break
-        if absorbed:
+        cs = frozenset(t.conditions)
+        if any(s <= cs for c in cs for s in filed.get(c, ())):
             continue
-        idx = len(kept)
         kept.append(t)
-        sizes.append(len(cs))
-        for c in cs:
-            holders.setdefault(c, []).append(idx)
+        filed.setdefault(min(cs, key=lambda c: (freq[c], repr(c))), []).append(cs)
     return kept
 
 

@@ -26,6 +26,9 @@ from interpretopt.solvers._base import (
 from interpretopt.solvers import _ortools  # noqa: F401  (registers the OR-Tools backends; imports ortools lazily)
 from interpretopt.solvers._matrix import MatrixForm, to_matrix_form
 from interpretopt.solvers._incremental import INCREMENTAL_SOLVERS, IncrementalModel, make_incremental
+from interpretopt.solvers._incremental import _attach as _attach_incremental
+
+_attach_incremental()
 
 __all__ = [
     "Capabilities",

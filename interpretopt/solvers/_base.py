@@ -59,6 +59,9 @@ class SolverBackend:
     name: str = ""
     capabilities: Capabilities = Capabilities(lp=True, milp=True, duals=False)
     description: str = ""
+    #: the :class:`~interpretopt.solvers._incremental.IncrementalModel` subclass of a backend
+    #: that declares ``capabilities.incremental`` (attached where that class is defined)
+    incremental_model: type | None = None
 
     def available(self) -> bool:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -160,7 +163,7 @@ def _check_model(model) -> None:
 @_register
 class _PyomoHighs(SolverBackend):
     name = "highs"
-    capabilities = Capabilities(lp=True, milp=True, duals=True)
+    capabilities = Capabilities(lp=True, milp=True, duals=True, incremental=True, warm_start=True)
     description = "HiGHS through Pyomo's solver interface (default)"
 
     def available(self) -> bool:
@@ -335,7 +338,7 @@ def _status_from_v2(tc, has_sol: bool, TC) -> SolveStatus:
 @_register
 class _DirectHighs(SolverBackend):
     name = "highs_direct"
-    capabilities = Capabilities(lp=True, milp=True, duals=True)
+    capabilities = Capabilities(lp=True, milp=True, duals=True, incremental=True, warm_start=True)
     description = "HiGHS on the compiled matrix form (highspy directly)"
 
     def available(self) -> bool:
@@ -605,7 +608,7 @@ def available_solvers() -> list[str]:
 
 
 def describe_solvers() -> list[dict[str, Any]]:
-    """One row per registered backend and probed Pyomo solver: name, available, version, lp, milp, duals."""
+    """One row per registered backend and probed Pyomo solver: name, available, version, its capabilities."""
     rows = []
     names = list(SOLVERS.names()) + [n for n in PYOMO_SOLVER_NAMES if n not in SOLVERS]
     for n in names:
@@ -617,9 +620,7 @@ def describe_solvers() -> list[dict[str, Any]]:
             "name": n,
             "available": ok,
             "version": b.version() if ok else "",
-            "lp": b.capabilities.lp,
-            "milp": b.capabilities.milp,
-            "duals": b.capabilities.duals,
+            **b.capabilities.as_dict(),
             "description": b.description,
         })
     return rows

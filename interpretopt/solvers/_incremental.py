@@ -275,16 +275,22 @@ class IncrementalModel:
         self._start = (ix, vals)
 
     # -- solving ----------------------------------------------------------------------
-    def solve(self, settings: SolveSettings | None = None, *, duals: bool = True) -> SolveResult:
+    _presolve: bool | None = None
+
+    def solve(self, settings: SolveSettings | None = None, *, duals: bool = True,
+              presolve: bool | None = None) -> SolveResult:
         """Solve the current model (warm-started) and return a result with ``x``, ``duals``, ``reduced_costs``.
 
         With a time limit on a MILP, a wall-clock guard of our own interrupts the solver
         when it runs past the limit (noted in ``message``); the best incumbent is returned
-        with status ``feasible``.
+        with status ``feasible``. ``presolve`` asks a backend that has a presolve switch to
+        turn it on or off for this solve (``None``: its default); an option of the same
+        name in ``settings.options`` wins over it.
         """
         from interpretopt.solvers._base import _as_settings
 
         settings = _as_settings(settings)
+        self._presolve = presolve
         t0 = time.perf_counter()
         res = self._solve(settings, duals)
         res.wall_time = time.perf_counter() - t0
@@ -491,6 +497,8 @@ class _HighsIncremental(IncrementalModel):
             wanted["mip_rel_gap"] = float(settings.mip_gap)
         if settings.threads is not None:
             wanted["threads"] = int(settings.threads)
+        if self._presolve is not None:
+            wanted["presolve"] = "on" if self._presolve else "off"
         names = frozenset(SOLVERS.names()) | frozenset(PYOMO_SOLVER_NAMES) | {"highs_direct"}
         opts = settings.options_for("highs", names)
         opts.update(settings.options_for("highs_direct", names) if "highs_direct" in settings.options else {})
@@ -801,22 +809,45 @@ class _GlopIncremental(IncrementalModel):
         )
 
 
-INCREMENTAL_SOLVERS: dict[str, type[IncrementalModel]] = {
-    "highs": _HighsIncremental,
-    "ortools_glop": _GlopIncremental,
-}
+# the incremental model of each backend that declares ``Capabilities.incremental``: one
+# registration, in the registry (``SolverBackend.incremental_model``)
+def _attach() -> None:
+    """Attach the incremental models to their backends; called once the package has registered them."""
+    from interpretopt.solvers._base import SOLVERS
+
+    for name, cls in (("highs", _HighsIncremental), ("highs_direct", _HighsIncremental),
+                      ("ortools_glop", _GlopIncremental)):
+        SOLVERS.get(name).incremental_model = cls
+    INCREMENTAL_SOLVERS.clear()
+    for name in SOLVERS.names():
+        backend = SOLVERS.get(name)
+        if backend.capabilities.incremental:
+            if getattr(backend, "incremental_model", None) is None:
+                raise SolverError(f"solver {name!r} declares an incremental model but registers none")
+            INCREMENTAL_SOLVERS[name] = backend.incremental_model
+
+
+#: a view of the registry: backends with ``Capabilities.incremental`` and their model class
+INCREMENTAL_SOLVERS: dict[str, type[IncrementalModel]] = {}
 
 
 def make_incremental(solver: str = "highs", sense: str = "min") -> IncrementalModel:
-    """An empty :class:`IncrementalModel` held by ``solver`` (``"highs"`` or ``"ortools_glop"``).
+    """An empty :class:`IncrementalModel` held by ``solver``, a backend with ``Capabilities.incremental``.
 
     Parameters
     ----------
-    solver : {"highs", "ortools_glop"}, default "highs"
-        ``"highs_direct"`` is accepted as an alias of ``"highs"``.
+    solver : str, default "highs"
+        ``"highs"`` / ``"highs_direct"`` (highspy), ``"ortools_glop"``, or any backend
+        registered later with an ``incremental_model``.
     sense : {"min", "max"}, default "min"
     """
-    key = "highs" if solver == "highs_direct" else solver
-    if key not in INCREMENTAL_SOLVERS:
-        raise UnknownNameError("incremental solver", solver, sorted(INCREMENTAL_SOLVERS))
-    return INCREMENTAL_SOLVERS[key](sense)
+    from interpretopt.solvers._base import _lookup
+
+    backend = _lookup(solver) if isinstance(solver, str) and solver else None
+    model = getattr(backend, "incremental_model", None) if backend is not None else None
+    if backend is None or not backend.capabilities.incremental or model is None:
+        from interpretopt.solvers._base import SOLVERS
+
+        names = [n for n in SOLVERS.names() if SOLVERS.get(n).capabilities.incremental]
+        raise UnknownNameError("incremental solver", solver, sorted(names))
+    return model(sense)

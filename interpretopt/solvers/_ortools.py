@@ -256,7 +256,7 @@ class _OrtoolsBackend(SolverBackend):
 class _Glop(_OrtoolsBackend):
     name = "ortools_glop"
     mb_name = "glop"
-    capabilities = Capabilities(lp=True, milp=False, duals=True)
+    capabilities = Capabilities(lp=True, milp=False, duals=True, incremental=True)
     description = "OR-Tools GLOP (primal/dual simplex, LP only)"
     setting_names = {"seed": "random_seed"}
 

@@ -134,11 +134,42 @@ class SolveStatus(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What a backend can solve: ``lp``, ``milp`` and whether it returns LP ``duals``."""
+    """What a backend can do, declared once with its registration.
+
+    Attributes
+    ----------
+    lp, milp : bool
+        Model classes it solves.
+    duals : bool
+        It returns LP row duals.
+    incremental : bool
+        It holds a model changed in place (rows and columns added, bounds and costs changed)
+        and re-solved warm: :func:`interpretopt.solvers.make_incremental` accepts its name.
+    warm_start : bool
+        It accepts a start solution (a MIP start) on its incremental model.
+    cutoff : bool
+        It honours an objective cutoff given as a solver option (none of ours is relied on:
+        column generation writes its cutoff as a row of the model).
+    solution_pool : bool
+        It returns several solutions of one MILP solve.
+    time_limit : bool
+        It accepts a time limit and returns its best incumbent when the limit stops it.
+    """
 
     lp: bool
     milp: bool
     duals: bool
+    incremental: bool = False
+    warm_start: bool = False
+    cutoff: bool = False
+    solution_pool: bool = False
+    time_limit: bool = True
+
+    FIELDS = ("lp", "milp", "duals", "incremental", "warm_start", "cutoff", "solution_pool", "time_limit")
+
+    def as_dict(self) -> dict[str, bool]:
+        """``{capability: bool}`` in the order of :attr:`FIELDS`."""
+        return {k: bool(getattr(self, k)) for k in self.FIELDS}
 
 
 def relative_gap(objective: float | None, bound: float | None) -> float | None:

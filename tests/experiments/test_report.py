@@ -171,6 +171,9 @@ def test_plan_counts_runs_and_estimates_from_measured_costs(project):
     assert df.loc["smoke", "runs"] == 1 and df.loc["reduced", "runs"] == 2 and df.loc["full", "runs"] == 4
     assert df.loc["reduced", "estimate_s"] == 4.0
     assert df.loc["full", "estimate_s"] == 8.0 and "reduced" in df.loc["full", "basis"]
+    cpu = {"imd/t1": {"reduced": {"per_run_s": 2.0, "cpu_per_run_s": 0.5, "n_runs": 2}}}
+    df = R.plan(papers=["imd"], costs=cpu, configs_root=project / "configs").set_index("scale")
+    assert df.loc["reduced", "estimate_s"] == 1.0 and df.loc["reduced", "basis"].startswith("CPU per run")
     assert pd.isna(df.loc["smoke", "estimate_s"]) and df.loc["smoke", "basis"] == "no measurement"
 
 
@@ -207,6 +210,14 @@ def test_cli_plan_runs_nothing(project, capsys):
     text = capsys.readouterr().out
     assert "crl/t1" in text and "imd/t1" not in text and "full: 4 runs" in text
     assert not (project / "results").exists()
+
+
+def test_cli_plan_shows_a_config_that_does_not_load(project, capsys):
+    """Regression: one config that failed to load crashed --plan (int() of a NaN run count)."""
+    (project / "configs" / "crl" / "t2.yaml").write_text("name: broken\nmethod: dummy_tree\n")
+    assert _cli("reproduce", "--plan", "--paper", "crl") == 0
+    text = capsys.readouterr().out
+    assert "crl/t2" in text and "config does not load" in text and "crl/t1" in text
 
 
 @pytest.mark.parametrize("argv, message", [

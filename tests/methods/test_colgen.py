@@ -67,13 +67,14 @@ def test_lagrangian_bound_never_exceeds_the_full_lp(seed, name, n_cols, scale):
     assert F.lagrangian_bound(spec, y, mu, lam, cov, [len(c) for c in cols], rc_outside=cheap) <= lb + 1e-12
 
 
+@pytest.mark.parametrize("pricing", ["milp", "bnb", "beam+bnb"])
 @pytest.mark.parametrize("name", sorted(SPECS))
 @pytest.mark.parametrize("seed", [0, 1, 2, 7])
-def test_exact_column_generation_proves_the_lp_and_the_bound_equals_it(name, seed):
+def test_exact_column_generation_proves_the_lp_and_the_bound_equals_it(name, seed, pricing):
     spec = SPECS[name]
     X, y = tiny(seed)
     truth = full_lp(X, y, spec, 2)
-    res = CG.column_generation(X, y, spec, pricing="milp", max_literals=2, tol=1e-6)
+    res = CG.column_generation(X, y, spec, pricing=pricing, max_literals=2, tol=1e-6)
     assert res.proven and res.stop_reason == "proven_optimal"
     assert res.restricted_lp == pytest.approx(truth, abs=1e-7)
     assert res.lower_bound <= truth + 1e-9
@@ -113,13 +114,14 @@ def test_regression_beam_stop_is_not_reported_as_optimal():
     assert not res.proven and res.stop_reason == "heuristic_pricing_exhausted"
     assert res.status == "heuristic" and res.lower_bound <= 4.0 + 1e-9
     assert res.gap > 0
-    exact = CG.column_generation(X, y, spec, pricing="beam+milp", max_literals=3, beam_width=2)
-    assert exact.proven and exact.restricted_lp == pytest.approx(4.0, abs=1e-7)
-    assert exact.objective == pytest.approx(4.0) and exact.status == "optimal" and exact.gap == 0.0
+    for pricing in ("beam+milp", "beam+bnb"):
+        exact = CG.column_generation(X, y, spec, pricing=pricing, max_literals=3, beam_width=2)
+        assert exact.proven and exact.restricted_lp == pytest.approx(4.0, abs=1e-7)
+        assert exact.objective == pytest.approx(4.0) and exact.status == "optimal" and exact.gap == 0.0
 
 
 @settings(max_examples=12)
-@given(seed=st.integers(0, 10_000), light=st.booleans(), pricing=st.sampled_from(["beam", "beam+milp"]))
+@given(seed=st.integers(0, 10_000), light=st.booleans(), pricing=st.sampled_from(["beam", "beam+milp", "beam+bnb"]))
 def test_bound_objective_and_selection_are_consistent(seed, light, pricing):
     X, y = tiny(seed, n=16, J=6)
     spec = (F.MasterSpec(form="light", lambda0=0.01, lambda1=0.01, n_samples=16) if light
@@ -169,6 +171,48 @@ def test_milp_pricer_returns_a_column_below_the_cutoff_or_proves_none_exists(see
         assert out.reduced_costs[0] == pytest.approx(F.reduced_costs(cover_of(X, [c]), [len(c)], r, a, b)[0])
     elif best > cutoff + 1e-7:
         assert not out.columns and out.rc_outside >= cutoff - 1e-7
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), D=st.integers(1, 3), light=st.booleans(), cutoff=st.floats(-0.3, 0.0),
+       node_limit=st.sampled_from([None, 1, 3]))
+def test_bnb_pricer_returns_columns_below_the_cutoff_or_proves_none_exists(seed, D, light, cutoff, node_limit):
+    """The branch-and-bound pricer: several columns per call, a bound on every other clause
+    (also when a limit stops it; a clock that ticks once per node stands for the limit)."""
+    X, y = tiny(seed, n=12, J=5)
+    rng = np.random.default_rng(seed + 1)
+    mu = rng.random(int(y.sum())) * rng.integers(0, 2, int(y.sum())) * 2.0
+    spec = (F.MasterSpec(form="light", lambda0=0.05, lambda1=0.02, n_samples=12) if light
+            else F.MasterSpec(form="constraint", C=5, n_samples=12))
+    if light:
+        mu, cutoff = mu / 12.0, cutoff / 12.0
+    r, a, b = F.pricing_weights(y, mu, float(rng.random() * 0.5), spec)
+    best = min_reduced_cost(X, r, a, b, D, exclude=[(0,)])
+    clock = None
+    if node_limit is not None:
+        ticks = iter(range(10**6))
+        clock = lambda: float(next(ticks))  # noqa: E731  (one reading at the start, one per node)
+    pricer = CG.BnbPricing(X, y, max_literals=D, max_columns=3, exclude=[(0,)],
+                           time_limit=float(node_limit) if node_limit else 10.0, clock=clock)
+    out = pricer.price(r, a, b, rc_tol=1e-9, cutoff=cutoff)
+    assert out.exact and out.method == "bnb"
+    assert out.rc_outside <= best + 1e-12                     # a valid bound, limit or not
+    assert len(out.columns) <= 3
+    for c, v in zip(out.columns, out.reduced_costs):
+        assert c != (0,) and v < cutoff
+        assert v == pytest.approx(F.reduced_costs(cover_of(X, [c]), [len(c)], r, a, b)[0], abs=1e-12)
+    if not out.timed_out:
+        if best < cutoff - 1e-12:
+            assert out.columns and out.reduced_costs[0] == pytest.approx(best, abs=1e-12)
+        else:
+            assert not out.columns and out.rc_outside >= min(cutoff, -1e-9) - 1e-12
+
+
+def test_bnb_pricing_needs_no_milp_solver():
+    X, y = tiny(5)
+    spec = SPECS["light"]
+    res = CG.column_generation(X, y, spec, pricing="bnb", pricing_solver="ortools_glop", max_literals=2, tol=1e-6)
+    assert res.proven and res.restricted_lp == pytest.approx(full_lp(X, y, spec, 2), abs=1e-7)
 
 
 # ----------------------------------------------------------------------------- limits never crash

@@ -1,0 +1,90 @@
+"""Adding a backend is one module and one registration (CONTRIBUTING.md), checked with a toy backend.
+
+The toy solves any linear Pyomo model with ``scipy.optimize.milp`` on the model's matrix form
+and declares ``lp`` and ``milp`` only. Once registered it is listed with its capabilities,
+accepted wherever a method asks for those capabilities (BRCG's integer master and pricing
+MILP), and refused, with the qualifying solvers named, where a method needs one it lacks
+(the column-generation master needs ``duals`` and ``incremental``). No method names it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.optimize import Bounds, LinearConstraint, milp
+
+from interpretopt._validation import solver_capabilities
+from interpretopt.exceptions import ParameterError
+from interpretopt.solvers import SOLVERS, Capabilities, SolveResult, SolverBackend, SolveStatus, describe_solvers
+from interpretopt.solvers._matrix import to_matrix_form
+
+
+class ToyScipyBackend(SolverBackend):
+    name = "toy_scipy"
+    capabilities = Capabilities(lp=True, milp=True, duals=False)
+    description = "scipy.optimize.milp on the matrix form (a test backend)"
+
+    def available(self) -> bool:
+        return True
+
+    def version(self) -> str:
+        import scipy
+
+        return scipy.__version__
+
+    def _solve(self, model, settings, duals):
+        mf = to_matrix_form(model)
+        sign = 1.0 if mf.sense == "min" else -1.0
+        opts = {"time_limit": settings.time_limit} if settings.time_limit is not None else {}
+        res = milp(sign * mf.c, integrality=mf.integrality.astype(int), bounds=Bounds(mf.col_lower, mf.col_upper),
+                   constraints=[LinearConstraint(mf.A, mf.row_lower, mf.row_upper)] if mf.n_rows else [],
+                   options=opts)
+        if res.x is None:
+            status = SolveStatus.INFEASIBLE if res.status == 2 else SolveStatus.TIME_LIMIT
+            return SolveResult(status=status, objective=None, bound=None, gap=None, solver=self.name,
+                               message=str(res.message))
+        mf.load_primal(res.x)
+        obj = float(mf.c @ res.x + mf.offset)
+        return SolveResult(status=SolveStatus.OPTIMAL if res.status == 0 else SolveStatus.FEASIBLE, objective=obj,
+                           bound=obj if res.status == 0 else None, gap=0.0 if res.status == 0 else None,
+                           solver=self.name, x=res.x)
+
+
+@pytest.fixture
+def toy_backend():
+    SOLVERS.register(ToyScipyBackend.name, ToyScipyBackend())
+    try:
+        yield ToyScipyBackend.name
+    finally:
+        SOLVERS._items.pop(ToyScipyBackend.name, None)
+
+
+def test_a_registered_backend_is_listed_with_its_capabilities(toy_backend):
+    row = next(r for r in describe_solvers() if r["name"] == toy_backend)
+    assert row["available"] and row["milp"] and not row["duals"] and not row["incremental"]
+    assert set(Capabilities.FIELDS) <= set(row)
+    assert solver_capabilities(toy_backend) == ToyScipyBackend.capabilities.as_dict()
+
+
+def test_methods_take_a_new_backend_by_its_capabilities(toy_backend):
+    from interpretopt.methods.brcg import BRCGClassifier
+
+    rng = np.random.default_rng(0)
+    X = (rng.random((40, 6)) < 0.5).astype(int)
+    y = (X[:, 0] & X[:, 1] | X[:, 2]).astype(int)
+    kw = dict(binarizer="passthrough", form="constraint", C=6, pricing="beam+milp", max_literals=2)
+    ref = BRCGClassifier(**kw).fit(X, y)
+    toy = BRCGClassifier(mip_solver=toy_backend, pricing_solver=toy_backend, **kw).fit(X, y)
+    assert toy.solve_results_["integer"].solver == toy_backend
+    assert toy.objective_ == pytest.approx(ref.objective_)
+    assert toy.lower_bound_ == pytest.approx(ref.lower_bound_, abs=1e-6)
+    # the master LP needs duals and an incremental model, which the toy does not declare
+    with pytest.raises(ParameterError, match=r"LP duals on an incremental model.*Got 'toy_scipy'"):
+        BRCGClassifier(solver=toy_backend, **kw).fit(X, y)
+
+
+def test_the_master_solver_check_lists_every_capable_backend():
+    from interpretopt.methods.brcg import BRCGClassifier
+
+    with pytest.raises(ParameterError, match=r"'highs'.*'highs_direct'.*'ortools_glop'"):
+        BRCGClassifier(solver="cbc", binarizer="passthrough").fit(np.eye(4, dtype=int), [0, 1, 0, 1])
