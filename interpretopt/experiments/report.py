@@ -218,7 +218,7 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                         hit = tr.comparison[(tr.comparison.row == r) & (tr.comparison.column == c)]
                         ours = float(hit.ours.iloc[0]) if len(hit) else np.nan
                     if ours is None or (isinstance(ours, float) and math.isnan(ours)):
-                        rec["reason"] = _why_not_run(tr, r, c, config.scale)
+                        rec["reason"] = _why_not_run(tr, r, c, config.scale) + _skips(results, ds)
                     else:
                         n = int(tr.count.loc[r, c]) if not summary else int(tr.n_runs)
                         sd = tr.std.loc[r, c] if not summary else np.nan
@@ -229,6 +229,19 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                             rec["within_tolerance"] = bool(abs(rec["diff"]) <= rec["tolerance"] + 1e-12)
                 recs.append(rec)
     return pd.DataFrame(recs, columns=list(CELL_COLUMNS))
+
+
+def _skips(results: pd.DataFrame, dataset: str | None) -> str:
+    """``"; skipped: <reason>"`` for the runs of ``dataset`` (or of any dataset) that returned a skip."""
+    if "skipped" not in results.columns:
+        return ""
+    rows = results
+    if dataset is not None and "dataset" in results.columns:
+        rows = results[results["dataset"] == dataset]
+    reasons = [str(v) for v in rows["skipped"].dropna().unique() if str(v)]
+    if not reasons:
+        return ""
+    return f"; {len(rows['skipped'].dropna())} runs skipped: " + " | ".join(reasons[:2])
 
 
 def _why_not_run(tr, r: str, c: str, scale: str) -> str:

@@ -788,6 +788,11 @@ class BRCGDiff(_DiffModel):
         return np.asarray(self.diff_rules_.predict(Xa), dtype=np.int8)
 
 
+class DisagreementTooLargeError(InterpretoptError):
+    """The exact disagreement DNF of two rule sets has more than ``max_terms`` terms (``xor_dnf``): the
+    XOR of two DNFs can be exponentially larger than either, so BRCG Diff has no rule set to give."""
+
+
 def _and_not(terms: list[Conjunction], rule: Conjunction, max_terms: int | None = None) -> list[Conjunction]:
     """``(OR of terms) AND NOT rule`` as a list of satisfiable, simplified terms.
 
@@ -804,7 +809,7 @@ def _and_not(terms: list[Conjunction], rule: Conjunction, max_terms: int | None 
             if u.is_satisfiable():
                 out.append(u.simplify())
         if max_terms is not None and len(out) > max_terms:
-            raise InterpretoptError(
+            raise DisagreementTooLargeError(
                 f"the disagreement DNF of the two BRCG rule sets exceeds max_terms={max_terms} terms; "
                 "raise max_terms or learn simpler rule sets (e.g. larger lambda0 / lambda1)")
     return _absorb(out)
@@ -856,7 +861,7 @@ def xor_dnf(A: RuleSet, B: RuleSet, *, max_terms: int = 20000) -> list[Conjuncti
     """The disagreement region ``(A AND NOT B) OR (B AND NOT A)`` of two DNF rule sets as a DNF."""
     terms = difference_dnf(A, B, max_terms=max_terms) + difference_dnf(B, A, max_terms=max_terms)
     if len(terms) > max_terms:
-        raise InterpretoptError(f"the disagreement DNF has {len(terms)} terms, more than max_terms={max_terms}")
+        raise DisagreementTooLargeError(f"the disagreement DNF has {len(terms)} terms, more than max_terms={max_terms}")
     return _absorb(terms)
 
 

@@ -350,8 +350,11 @@ def test_a_disagreement_dnf_blow_up_fails_fast():
                       for j in range(10)))
     B = RuleSet(tuple(Conjunction((Condition(j + 30, "<=", 0.5), Condition(j + 40, ">", 0.5),
                                    Condition(j + 50, "<=", 0.5))) for j in range(10)))
-    with pytest.raises(InterpretoptError, match="exceeds max_terms=500"):
+    from interpretopt.methods.imd import DisagreementTooLargeError
+
+    with pytest.raises(DisagreementTooLargeError, match="exceeds max_terms=500"):
         xor_dnf(A, B, max_terms=500)
+    assert issubclass(DisagreementTooLargeError, InterpretoptError)
 
 
 def test_xor_dnf_of_constant_rule_sets():
