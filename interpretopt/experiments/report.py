@@ -147,8 +147,15 @@ def _held_datasets(config: ExperimentConfig, data_dir: str | None) -> dict[str, 
     return out
 
 
+def _is_summary_row(label: str) -> bool:
+    """A table's summary row (``mean rank``, ``p (Wilcoxon vs imd)``, ``# imd greater``,
+    ``% change from imd``: see :mod:`interpretopt.experiments.tables`), not a dataset row."""
+    return (label == "mean rank" or (label.startswith("p (") and " vs " in label)
+            or (label.startswith("# ") and label.endswith(" greater")) or label.startswith("% change from "))
+
+
 def _row_dataset(spec: TableSpec, row_label: str) -> str | None:
-    if "dataset" not in spec.rows:
+    if "dataset" not in spec.rows or _is_summary_row(row_label):
         return None
     parts = row_label.split(" / ")
     i = list(spec.rows).index("dataset")

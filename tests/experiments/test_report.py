@@ -233,3 +233,16 @@ def test_cli_plan_shows_a_config_that_does_not_load(project, capsys):
 def test_cli_reproduce_bad_input(project, capsys, argv, message):
     assert _cli(*argv) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("label, summary", [
+    ("mean rank", True), ("p (Wilcoxon vs imd)", True), ("# imd greater", True), ("% change from separate", True),
+    ("adult / max", False), ("p", False), ("mushroom", False),
+])
+def test_summary_rows_are_not_datasets(label, summary):
+    """Regression: the summary rows of a table (mean rank, p-values, wins, % change) were counted as
+    cells of an unknown dataset ("no data") instead of being compared."""
+    spec = parse_config({"name": "t", "method": "noop", "datasets": ["breast_cancer"],
+                         "tables": [{"name": "a", "metric": "m", "rows": ["dataset", "pair"]}]}).tables[0]
+    assert R._is_summary_row(label) is summary
+    assert (R._row_dataset(spec, label) is None) is summary
