@@ -33,6 +33,7 @@ import json
 import math
 import os
 import platform
+import re
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -561,6 +562,15 @@ def write_record(report: str | os.PathLike, record: str | os.PathLike, *, scale:
         if ln.startswith("![") and "](" in ln:
             ln = f"(figure `{ln[2:ln.index(']')]}` in the run directory)"
         body.append(ln)
+    marker = re.compile(rf"<!-- compared-share {re.escape(scale)}: ([0-9.]+) -->")
+    for i, ln in enumerate(body):
+        m = marker.fullmatch(ln.strip())
+        if m:  # the floor a check holds later runs to: the share rounded down to two decimals
+            floor = math.floor(float(m.group(1)) * 100) / 100
+            body[i] = (f"Compared share of the cells with data: {float(m.group(1)):.4f}; a check against this record "
+                       f"(`--min-compared-share @{Path(record).as_posix()}`) requires at least {floor:.2f}, the share "
+                       "rounded down to two decimals, so that a time-limited solve finishing differently on another "
+                       f"run does not fail it.\n\n<!-- compared-share {scale}: {floor:.2f} -->")
     begin, end = _section_markers(scale)
     section = "\n".join([begin, *body, end])
     path = Path(record)

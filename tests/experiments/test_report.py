@@ -153,7 +153,7 @@ def test_the_record_keeps_one_section_per_scale(project):
     R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
     R.write_record(out / "REPORT.md", record, scale="smoke")
     text = record.read_text()
-    assert text.startswith(R.RECORD_TITLE) and "<!-- compared-share smoke: 0.5000 -->" in text
+    assert text.startswith(R.RECORD_TITLE) and "<!-- compared-share smoke: 0.50 -->" in text
     assert "### imd/t1" not in text  # smoke keeps the summary only
     R.reproduce_all("reduced", out, configs_root=project / "configs", papers=["imd"])
     R.write_record(out / "REPORT.md", record, scale="reduced")
@@ -162,7 +162,8 @@ def test_the_record_keeps_one_section_per_scale(project):
     assert text.count("<!-- begin reduced scale -->") == 1 and text.count("<!-- begin smoke scale -->") == 1
     assert text.index("begin reduced scale") < text.index("begin smoke scale")
     assert "#### imd/t1" in text and "## Reproduction report: reduced scale" in text
-    assert "compared-share smoke: 0.5000" in text and "compared-share reduced:" in text
+    assert "compared-share smoke: 0.50 -->" in text and "compared-share reduced:" in text
+    assert "requires at least 0.50" in text
 
 
 def test_plan_counts_runs_and_estimates_from_measured_costs(project):
