@@ -695,9 +695,11 @@ class BRCGDiff(_DiffModel):
         Keyword arguments for :class:`interpretopt.methods.brcg.BRCGClassifier`.
     grounded : bool, default True
     construction : {"xor", "union"}, default "xor"
-    max_terms : int, default 20000
-        Cap on the DNF terms of the ``xor`` expansion; beyond it the fit fails with a clear
-        error (simpler surrogates, e.g. larger ``lambda0``, give fewer terms).
+    max_terms : int, default 2000
+        Cap on the DNF terms of the ``xor`` expansion; beyond it the fit fails with
+        ``DisagreementTooLargeError`` (simpler surrogates, e.g. larger ``lambda0``, give fewer
+        terms). Not a setting of the paper: a diff rule set of thousands of terms explains
+        nothing, and reaching 20,000 took minutes of absorption per fit (heloc, Table 8 pairs).
 
     Attributes
     ----------
@@ -716,7 +718,7 @@ class BRCGDiff(_DiffModel):
     }
 
     def __init__(self, *, brcg_params: dict | None = None, grounded: bool = True, construction: str = "xor",
-                 max_terms: int = 20000) -> None:
+                 max_terms: int = 2000) -> None:
         self.brcg_params = brcg_params
         self.grounded = grounded
         self.construction = construction
@@ -842,7 +844,7 @@ def _absorb(terms: list[Conjunction]) -> list[Conjunction]:
     return kept
 
 
-def difference_dnf(A: RuleSet, B: RuleSet, *, max_terms: int = 20000) -> list[Conjunction]:
+def difference_dnf(A: RuleSet, B: RuleSet, *, max_terms: int = 2000) -> list[Conjunction]:
     """``A AND NOT B`` as a DNF (list of conjunctions) over the same conditions' features."""
     out: list[Conjunction] = []
     for a in A:
@@ -857,7 +859,7 @@ def difference_dnf(A: RuleSet, B: RuleSet, *, max_terms: int = 20000) -> list[Co
     return _absorb(out)
 
 
-def xor_dnf(A: RuleSet, B: RuleSet, *, max_terms: int = 20000) -> list[Conjunction]:
+def xor_dnf(A: RuleSet, B: RuleSet, *, max_terms: int = 2000) -> list[Conjunction]:
     """The disagreement region ``(A AND NOT B) OR (B AND NOT A)`` of two DNF rule sets as a DNF."""
     terms = difference_dnf(A, B, max_terms=max_terms) + difference_dnf(B, A, max_terms=max_terms)
     if len(terms) > max_terms:
