@@ -41,12 +41,14 @@ in the same order. Why this is exact, with ``pi`` the uniform law on ``R``:
    ``X ~ Uniform(R)``; independent uniform points of ``A`` that fall in ``R`` are, given
    their number, independent uniform points of ``R``. A tree node's region is
    ``R_k = P_k & B_k`` (polytope, sampling box); its child's polytope ``P_c`` adds one row
-   to ``P_k``, so when the child's box ``B_c`` lies inside ``B_k``, ``R_c`` is a subset of
-   ``R_k`` and the points node ``k`` sampled inside ``P_c`` (all lie in ``B_c``, which
+   to ``P_k``, so ``R_c = P_c & B_c`` is a subset of ``R_k`` as soon as it lies inside
+   ``B_k``, and then the points node ``k`` sampled inside ``P_c`` (all lie in ``B_c``, which
    contains the child's data) are uniform in ``R_c``; by induction, so are the points any
-   ancestor sampled while every box on the way down was nested. The tree passes only those
-   (:func:`interpretopt.heuristics.trepan.grow_translation_tree`); a child whose box sticks
-   out of its parent's gets none and burns in.
+   ancestor sampled while every region on the way down was nested. The tree checks
+   ``R_c in B_k`` exactly (faces of ``B_c`` inside ``B_k`` need nothing, the others bound
+   propagation, then one LP each) and passes those points only when it holds
+   (:func:`interpretopt.heuristics.trepan.grow_translation_tree`); a child whose region
+   sticks out of its parent's box gets none and burns in.
 2. *Stationarity.* The hit-and-run kernel ``K`` (direction law symmetric and independent of
    the state, here a Gaussian whose covariance is fitted to the starts once, before any
    step, and never re-fitted) is reversible with respect to ``pi``, so ``pi K = pi``: a chain
@@ -354,13 +356,15 @@ class PolytopeSampler:
         for step in range(n):
             U = rng.standard_normal((k, self.d)) @ L.T
             R = U @ C.T
-            with np.errstate(divide="ignore", invalid="ignore"):
-                T = S / R
-            t_hi = np.where(R > 0, T, np.inf).min(axis=1)
-            t_lo = np.where(R < 0, T, -np.inf).max(axis=1)
-            t_hi = np.where(np.isfinite(t_hi), t_hi, 0.0)
-            t_lo = np.where(np.isfinite(t_lo), t_lo, 0.0)
-            t_hi = np.maximum(t_hi, t_lo)
+            # the chord {x + t u} in R is t_lo <= t <= t_hi with t_hi = min over rows with
+            # r > 0 of s / r and t_lo = max over rows with r < 0; as s >= 0, that is
+            # 1 / max(r / s) and 1 / min(r / s) (a row at s = 0 stops the move that way)
+            with np.errstate(divide="ignore", over="ignore"):
+                Q = R / np.maximum(S, 1e-300)
+                q_hi = Q.max(axis=1)
+                q_lo = Q.min(axis=1)
+                t_hi = np.where(q_hi > 0, 1.0 / q_hi, 0.0)
+                t_lo = np.where(q_lo < 0, 1.0 / q_lo, 0.0)
             t = t_lo + rng.random(k) * (t_hi - t_lo)
             X += t[:, None] * U
             S -= t[:, None] * R

@@ -471,6 +471,50 @@ def _box_of(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return X.min(axis=0), X.max(axis=0)
 
 
+def _region_inside(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, p_lo: np.ndarray,
+                   p_hi: np.ndarray) -> tuple[bool, int]:
+    """Whether ``R = polytope & [lo, hi]`` lies inside the box ``[p_lo, p_hi]``, and the LPs it took.
+
+    Only faces where ``[lo, hi]`` sticks out need a look: bound propagation settles most (no
+    LP); the rest take one LP each, ``max x_j`` (or ``min``) over ``R``.
+    """
+    tol = 1e-9 * np.maximum(1.0, np.maximum(np.abs(p_lo), np.abs(p_hi)))
+    out_lo = lo < p_lo - tol
+    out_hi = hi > p_hi + tol
+    if not (out_lo.any() or out_hi.any()):
+        return True, 0
+    tight = polytope.propagate_bounds(lo, hi)
+    if tight is None:
+        return True, 0  # empty: inside anything
+    t_lo, t_hi = np.maximum(tight[0], lo), np.minimum(tight[1], hi)
+    out_lo &= t_lo < p_lo - tol
+    out_hi &= t_hi > p_hi + tol
+    if not (out_lo.any() or out_hi.any()):
+        return True, 0
+    from scipy.optimize import linprog
+
+    A = polytope.C if polytope.n_constraints else None
+    rhs = polytope.b if polytope.n_constraints else None
+    bnds = list(zip(t_lo.tolist(), t_hi.tolist()))
+    n_lp = 0
+    for j in np.flatnonzero(out_lo | out_hi):
+        for sign, out, limit in ((1.0, out_lo, p_lo), (-1.0, out_hi, p_hi)):
+            if not out[j]:
+                continue
+            c = np.zeros(polytope.dim)
+            c[j] = sign
+            res = linprog(c, A_ub=A, b_ub=rhs, bounds=bnds, method="highs")
+            n_lp += 1
+            if res.status == 2:
+                return True, n_lp
+            if res.status != 0:
+                return False, n_lp  # undecided: treat as not nested (the burn-in path is always valid)
+            x = float(res.x[j])
+            if (sign > 0 and x < limit[j] - tol[j]) or (sign < 0 and x > limit[j] + tol[j]):
+                return False, n_lp
+    return True, n_lp
+
+
 LEAF_LABELS = ("majority", "side")
 ROOT_LABELS = ("majority", "negative")
 
@@ -528,7 +572,9 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
         (drawing points, without the oracle), ``split_time``, ``boundary_time``,
         ``oracle_time``, the same in process CPU seconds (``*_cpu``), ``n_eq7_unmet`` (nodes whose sampling stopped
         before eq. 7 was met, by a cap or an empty region), ``sampling_methods`` (nodes per
-        sampling method).
+        sampling method), ``n_nested`` (nodes whose region lies inside their parent's sampling
+        box, so that the points an ancestor sampled are uniform in it) and ``nesting_lps``
+        (LPs that check cost).
     """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[0] == 0:
@@ -544,7 +590,8 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
         raise InputError(f"unknown sampling option(s) {unknown}; valid: {', '.join(valid)}")
     inherited_starts = bool(sampling.pop("inherited_starts", True))
     n, d = X.shape
-    stats: dict[str, Any] = {"n_queries": 0, "n_eq7_unmet": 0, "sampling_methods": {}}
+    stats: dict[str, Any] = {"n_queries": 0, "n_eq7_unmet": 0, "sampling_methods": {}, "n_nested": 0,
+                             "nesting_lps": 0}
     for part in ("oracle", "sampling", "split", "boundary"):
         stats[f"{part}_time"] = 0.0
         stats[f"{part}_cpu"] = 0.0
@@ -578,8 +625,9 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
     # depth first (left subtree first): only one root path holds data at a time. Beside each
     # node's data travel a mask of the rows uniform in the parent's sampling region (rows some
     # ancestor sampled, while the regions stayed nested) and the parent's sampling box: a child
-    # whose box lies inside it holds those rows uniform in its own region (the restriction of
-    # a uniform law), and its hit-and-run chains start there without burn-in
+    # whose region lies inside it (checked exactly, _region_inside) holds those rows uniform in
+    # its own region (the restriction of a uniform law); its hit-and-run chains start there
+    # without burn-in
     # (polytope_sampling, "Chains started at uniform points")
     stack: list[tuple[TreeNode, np.ndarray, np.ndarray, np.ndarray, Any]] = [
         (root, X, y0, np.zeros(n, dtype=bool), None)]
@@ -593,11 +641,16 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
             hi = np.minimum(hi + pad, root_hi)
         else:
             lo, hi = root_lo.copy(), root_hi.copy()
-        nested = (parent_box is not None and bool((lo >= parent_box[0]).all() and (hi <= parent_box[1]).all()))
-        if not nested:
-            un = np.zeros(Xn.shape[0], dtype=bool)
         t = clock()
         o0 = (stats["oracle_time"], stats["oracle_cpu"])
+        if un.any() and inherited_starts:
+            nested, n_lp = _region_inside(node.polytope, lo, hi, *parent_box)
+            stats["nesting_lps"] += n_lp
+            if not nested:
+                un = np.zeros(Xn.shape[0], dtype=bool)
+        else:
+            nested = False
+        stats["n_nested"] += int(nested)
         uni = un if inherited_starts and un.any() else None
         Xs, ys, trace = sample_on_demand(node.polytope, lo, hi, counted_oracle, rng, n_inherited=Xn.shape[0],
                                          n_positive=int(yn.sum()), cutoff_variance=cutoff_variance,
