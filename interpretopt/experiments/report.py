@@ -164,8 +164,13 @@ def _row_dataset(spec: TableSpec, row_label: str) -> str | None:
 
 
 def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, paper: str = "",
-                 data_dir: str | None = None, held: dict[str, str | None] | None = None) -> pd.DataFrame:
+                 data_dir: str | None = None, held: dict[str, str | None] | None = None,
+                 published: ExperimentConfig | None = None) -> pd.DataFrame:
     """One row per published cell of ``config``'s tables (see the module docstring).
+
+    Whether a cell has data is decided by the published (full-scale) config's datasets: a
+    dataset that a smaller scale leaves out is held all the same, so its cells are ``not_run``
+    ("not among the smoke scale's datasets"), never ``no_data``.
 
     Parameters
     ----------
@@ -178,12 +183,17 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
     data_dir : str or None
         Where datasets are looked for (default ``INTERPRETOPT_DATA``).
     held : dict or None
-        Dataset label -> ``None`` (available) or the reason it is not; computed when omitted.
+        Dataset label -> ``None`` (available) or the reason it is not, over the published
+        config's datasets; computed when omitted.
+    published : ExperimentConfig or None
+        The same config at full scale (default: ``config`` itself).
     """
     from interpretopt.data import unavailable_reason
     from interpretopt.experiments.tables import make_table
 
-    held = _held_datasets(config, data_dir) if held is None else held
+    published = config if published is None else published
+    held = _held_datasets(published, data_dir) if held is None else held
+    at_scale = {d.label for d in config.datasets}
     recs = []
     for spec in config.tables:
         ref = spec.reference
@@ -214,6 +224,8 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                     rec["reason"] = unavailable_reason(ds) or f"dataset {ds!r} is not among this config's datasets"
                 elif ds is not None and held[ds] is not None:
                     rec["status"], rec["reason"] = "no_data", held[ds]
+                elif ds is not None and ds not in at_scale:
+                    rec["reason"] = f"{ds} is not among the {config.scale} scale's datasets"
                 elif ds is None and any(v is not None for v in held.values()):
                     rec["status"] = "no_data"
                     rec["reason"] = "; ".join(v for v in held.values() if v is not None)
@@ -381,7 +393,8 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
                 rec.figures = [Path(p) for p in write_plots(results, config, out)]
             except Exception as e:  # a figure that cannot be drawn is reported, the report goes on
                 rec.error = (rec.error + "; " if rec.error else "") + f"plots: {type(e).__name__}: {e}"
-    rec.cells = cell_records(config, results, paper=paper, data_dir=data_dir)
+    rec.cells = cell_records(config, results, paper=paper, data_dir=data_dir,
+                             published=load_config(path) if scale != "full" else config)
     if rec.error:
         blank = (rec.cells["status"] == "not_run") & (rec.cells["reason"] == "")
         rec.cells.loc[blank, "reason"] = rec.error
@@ -540,6 +553,9 @@ def _section_markers(scale: str) -> tuple[str, str]:
     return f"<!-- begin {scale} scale -->", f"<!-- end {scale} scale -->"
 
 
+_RECORD_ORDER = ("reduced", "smoke", "full")  # the reproduction record first, then what CI checks
+
+
 def write_record(report: str | os.PathLike, record: str | os.PathLike, *, scale: str,
                  summary_only: bool | None = None) -> Path:
     """Put ``report`` (a ``REPORT.md``) into the record file ``record`` as its ``scale`` section.
@@ -577,16 +593,10 @@ def write_record(report: str | os.PathLike, record: str | os.PathLike, *, scale:
     old = path.read_text() if path.is_file() else f"{RECORD_TITLE}\n\n{_RECORD_INTRO}\n"
     if begin in old and end in old:
         new = old[:old.index(begin)] + section + old[old.index(end) + len(end):]
-    else:
-        order = [s for s in SCALES if s != scale]
-        # sections in the order reduced, smoke, full; a new one goes before the first later scale present
-        rank = {"reduced": 0, "smoke": 1, "full": 2}
-        later = [_section_markers(s)[0] for s in order if rank[s] > rank[scale] and _section_markers(s)[0] in old]
-        if later:
-            at = min(old.index(m) for m in later)
-            new = old[:at] + section + "\n\n" + old[at:]
-        else:
-            new = old.rstrip() + "\n\n" + section + "\n"
+    else:  # sections in _RECORD_ORDER: a new one goes before the first later section present
+        later = [old.index(m) for m in (_section_markers(s)[0] for s in _RECORD_ORDER[_RECORD_ORDER.index(scale) + 1:])
+                 if m in old]
+        new = (old[:min(later)] + section + "\n\n" + old[min(later):]) if later else (old.rstrip() + "\n\n" + section + "\n")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(new)
     return path

@@ -661,6 +661,8 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         milp = BnbPricing(X, yu, max_literals=max_literals, max_columns=columns_per_iter, exclude=exclude_ground,
                           time_limit=milp_time_limit, clock=clock)
     pricer = beam if pricing == "beam" else milp if beam is None else BeamThenMilp(beam, milp)
+    # the merged rows as floats, once: depth1_bound takes them every iteration without a copy
+    X_float = X.astype(np.float64)
     history: list[dict] = []
     stop_reason = "iteration_limit"
     proven = False
@@ -692,7 +694,7 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
 
         terms = F.lagrangian_terms(spec, yu, sol.mu, sol.lam, cover_now, n_lit_now, grounded=grounded_now,
                                    sample_weight=wu)
-        rc_cheap = F.depth1_bound(X, r, a, b)
+        rc_cheap = F.depth1_bound(X_float, r, a, b)
         lb = terms.value(rc_cheap)
         timings["bound"] += time.perf_counter() - t0
         lower_bound = max(lower_bound, lb)

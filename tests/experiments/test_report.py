@@ -100,6 +100,24 @@ def test_cells_say_compared_no_data_or_not_run_with_the_reason(project):
     assert set(rec.cells["scale"]) == {"smoke"}
 
 
+def test_regression_a_dataset_left_out_at_smoke_scale_is_not_run_not_no_data(project):
+    # the smoke section keeps one of the two held datasets: the other's cells are held data
+    # that did not run at this scale (counting them as "no data" overstated the compared share)
+    path = project / "configs" / "imd" / "t2.yaml"
+    path.write_text(TABLE.format(name="imd_t2", paper="imd")
+                    .replace("datasets: [breast_cancer]", "datasets: [breast_cancer, circle]")
+                    .replace("smoke: {repetitions: 1, max_grid: 1}",
+                             "smoke: {repetitions: 1, max_grid: 1, datasets: [breast_cancer]}")
+                    .replace("        juvenile:", '        circle: {"1": 0.7}\n        juvenile:'))
+    rec = R.reproduce_config(path, "smoke", project / "out2", paper="imd")
+    cells = rec.cells.set_index(["row", "column"])
+    assert cells.loc[("circle", "1"), "status"] == "not_run"
+    assert cells.loc[("circle", "1"), "reason"] == "circle is not among the smoke scale's datasets"
+    assert cells.loc[("breast_cancer", "1"), "status"] == "compared"
+    s = R.summarize_cells(rec.cells).set_index("paper")
+    assert s.loc["imd", "with_data"] == 3 and s.loc["imd", "no_data"] == 2
+
+
 def test_within_tolerance_uses_the_papers_std_else_the_default(project):
     cfg = load_config(project / "configs" / "imd" / "t1.yaml", scale="reduced")
     rec = R.reproduce_config(project / "configs" / "imd" / "t1.yaml", "reduced", project / "out", paper="imd")
