@@ -286,7 +286,8 @@ class ScaleSpec:
     ``None`` fields keep the full config's value. ``max_rows`` subsamples every dataset
     (seeded), ``max_grid`` keeps the first values of every grid axis, ``params`` replaces
     the named axes, ``datasets`` / ``models`` / ``pairs`` replace those lists, ``settings``
-    is merged into the solver settings.
+    is merged into the solver settings. In ``datasets``, a bare name that is the label of one
+    of the full config's datasets stands for that entry, options included.
     """
 
     repetitions: int | None = key(None, low=1, null=False)
@@ -547,7 +548,13 @@ class ExperimentConfig:
         settings = dict(self.settings)
         if s.settings:
             settings.update(s.settings)
-        datasets = s.datasets if s.datasets is not None else self.datasets
+        datasets = self.datasets
+        if s.datasets is not None:
+            # a bare name that labels one of the full config's datasets means that entry, with its
+            # options (a smaller scale picks among the published datasets, it does not redefine them)
+            by_label = {d.label: d for d in self.datasets}
+            datasets = tuple(by_label.get(d.name, d) if (not d.options and d.label == d.name and d.max_rows is None)
+                             else d for d in s.datasets)
         if s.max_rows is not None:
             datasets = tuple(
                 DatasetSpec(d.name, d.options, d.label, min(d.max_rows or s.max_rows, s.max_rows)) for d in datasets

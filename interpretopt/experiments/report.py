@@ -164,8 +164,13 @@ def _row_dataset(spec: TableSpec, row_label: str) -> str | None:
 
 
 def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, paper: str = "",
-                 data_dir: str | None = None, held: dict[str, str | None] | None = None) -> pd.DataFrame:
+                 data_dir: str | None = None, held: dict[str, str | None] | None = None,
+                 published: ExperimentConfig | None = None) -> pd.DataFrame:
     """One row per published cell of ``config``'s tables (see the module docstring).
+
+    Whether a cell has data is decided by the published (full-scale) config's datasets: a
+    dataset that a smaller scale leaves out is held all the same, so its cells are ``not_run``
+    ("not among the smoke scale's datasets"), never ``no_data``.
 
     Parameters
     ----------
@@ -178,12 +183,17 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
     data_dir : str or None
         Where datasets are looked for (default ``INTERPRETOPT_DATA``).
     held : dict or None
-        Dataset label -> ``None`` (available) or the reason it is not; computed when omitted.
+        Dataset label -> ``None`` (available) or the reason it is not, over the published
+        config's datasets; computed when omitted.
+    published : ExperimentConfig or None
+        The same config at full scale (default: ``config`` itself).
     """
     from interpretopt.data import unavailable_reason
     from interpretopt.experiments.tables import make_table
 
-    held = _held_datasets(config, data_dir) if held is None else held
+    published = config if published is None else published
+    held = _held_datasets(published, data_dir) if held is None else held
+    at_scale = {d.label for d in config.datasets}
     recs = []
     for spec in config.tables:
         ref = spec.reference
@@ -214,6 +224,8 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                     rec["reason"] = unavailable_reason(ds) or f"dataset {ds!r} is not among this config's datasets"
                 elif ds is not None and held[ds] is not None:
                     rec["status"], rec["reason"] = "no_data", held[ds]
+                elif ds is not None and ds not in at_scale:
+                    rec["reason"] = f"{ds} is not among the {config.scale} scale's datasets"
                 elif ds is None and any(v is not None for v in held.values()):
                     rec["status"] = "no_data"
                     rec["reason"] = "; ".join(v for v in held.values() if v is not None)
@@ -381,11 +393,62 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
                 rec.figures = [Path(p) for p in write_plots(results, config, out)]
             except Exception as e:  # a figure that cannot be drawn is reported, the report goes on
                 rec.error = (rec.error + "; " if rec.error else "") + f"plots: {type(e).__name__}: {e}"
-    rec.cells = cell_records(config, results, paper=paper, data_dir=data_dir)
+        if plots:
+            try:
+                rec.figures += jst_figures(results, out)
+            except Exception as e:  # as above: reported, the report goes on
+                rec.error = (rec.error + "; " if rec.error else "") + f"JST figures: {type(e).__name__}: {e}"
+    rec.cells = cell_records(config, results, paper=paper, data_dir=data_dir,
+                             published=load_config(path) if scale != "full" else config)
     if rec.error:
         blank = (rec.cells["status"] == "not_run") & (rec.cells["reason"] == "")
         rec.cells.loc[blank, "reason"] = rec.error
     return rec
+
+
+def jst_figures(results: pd.DataFrame, out_dir: str | os.PathLike, *, limit: int = 2,
+                max_leaves: int = 48) -> list[Path]:
+    """Draw the joint surrogate trees that IMD runs stored (their ``jst.json`` artifacts) into
+    ``out_dir/plots/jst_<dataset>_<pair>.png``: the ``limit`` smallest trees of variant ``imd``
+    (one per dataset and pair, at most ``max_leaves`` leaves, so that the drawing stays legible)."""
+    from interpretopt.methods.imd_render import graph_from_json, plot_jst_graph
+
+    need = {"run_key", "dataset", "variant"}
+    if results is None or not len(results) or not need <= set(results.columns):
+        return []
+    rows = results[results["variant"] == "imd"]
+    if "run_status" in rows.columns:
+        rows = rows[rows["run_status"] == "ok"]
+    out = Path(out_dir)
+    trees = []
+    for _, r in rows.iterrows():
+        src = out / "artifacts" / str(r["run_key"]) / "jst.json"
+        if src.is_file():
+            nodes = graph_from_json(src.read_text())
+            n_leaves = sum(1 for g in nodes if not g.children)
+            tag = str(r["pair_tag"]) if "pair_tag" in r.index and isinstance(r["pair_tag"], str) else ""
+            if n_leaves <= max_leaves:
+                trees.append((n_leaves, str(r["dataset"]), tag, nodes))
+    figs, seen = [], set()
+    plt = None
+    for n_leaves, dataset, tag, nodes in sorted(trees, key=lambda t: (t[0], t[1], t[2])):
+        if (dataset, tag) in seen or len(figs) >= limit:
+            continue
+        seen.add((dataset, tag))
+        if plt is None:
+            import matplotlib.pyplot as plt
+        ax = plot_jst_graph(nodes)
+        ax.set_title(f"Joint surrogate tree: {dataset}" + (f" ({tag} pair)" if tag else "") + f", {n_leaves} leaves")
+        path = out / "plots" / _file_safe(f"jst_{dataset}_{tag}".rstrip("_") + ".png")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ax.figure.savefig(path, dpi=80, bbox_inches="tight")
+        plt.close(ax.figure)
+        figs.append(path)
+    return figs
+
+
+def _file_safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
 def _git_commit() -> str | None:
@@ -540,6 +603,9 @@ def _section_markers(scale: str) -> tuple[str, str]:
     return f"<!-- begin {scale} scale -->", f"<!-- end {scale} scale -->"
 
 
+_RECORD_ORDER = ("reduced", "smoke", "full")  # the reproduction record first, then what CI checks
+
+
 def write_record(report: str | os.PathLike, record: str | os.PathLike, *, scale: str,
                  summary_only: bool | None = None) -> Path:
     """Put ``report`` (a ``REPORT.md``) into the record file ``record`` as its ``scale`` section.
@@ -577,16 +643,10 @@ def write_record(report: str | os.PathLike, record: str | os.PathLike, *, scale:
     old = path.read_text() if path.is_file() else f"{RECORD_TITLE}\n\n{_RECORD_INTRO}\n"
     if begin in old and end in old:
         new = old[:old.index(begin)] + section + old[old.index(end) + len(end):]
-    else:
-        order = [s for s in SCALES if s != scale]
-        # sections in the order reduced, smoke, full; a new one goes before the first later scale present
-        rank = {"reduced": 0, "smoke": 1, "full": 2}
-        later = [_section_markers(s)[0] for s in order if rank[s] > rank[scale] and _section_markers(s)[0] in old]
-        if later:
-            at = min(old.index(m) for m in later)
-            new = old[:at] + section + "\n\n" + old[at:]
-        else:
-            new = old.rstrip() + "\n\n" + section + "\n"
+    else:  # sections in _RECORD_ORDER: a new one goes before the first later section present
+        later = [old.index(m) for m in (_section_markers(s)[0] for s in _RECORD_ORDER[_RECORD_ORDER.index(scale) + 1:])
+                 if m in old]
+        new = (old[:min(later)] + section + "\n\n" + old[min(later):]) if later else (old.rstrip() + "\n\n" + section + "\n")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(new)
     return path

@@ -100,6 +100,46 @@ def test_cells_say_compared_no_data_or_not_run_with_the_reason(project):
     assert set(rec.cells["scale"]) == {"smoke"}
 
 
+def test_regression_a_dataset_left_out_at_smoke_scale_is_not_run_not_no_data(project):
+    # the smoke section keeps one of the two held datasets: the other's cells are held data
+    # that did not run at this scale (counting them as "no data" overstated the compared share)
+    path = project / "configs" / "imd" / "t2.yaml"
+    path.write_text(TABLE.format(name="imd_t2", paper="imd")
+                    .replace("datasets: [breast_cancer]", "datasets: [breast_cancer, circle]")
+                    .replace("smoke: {repetitions: 1, max_grid: 1}",
+                             "smoke: {repetitions: 1, max_grid: 1, datasets: [breast_cancer]}")
+                    .replace("        juvenile:", '        circle: {"1": 0.7}\n        juvenile:'))
+    rec = R.reproduce_config(path, "smoke", project / "out2", paper="imd")
+    cells = rec.cells.set_index(["row", "column"])
+    assert cells.loc[("circle", "1"), "status"] == "not_run"
+    assert cells.loc[("circle", "1"), "reason"] == "circle is not among the smoke scale's datasets"
+    assert cells.loc[("breast_cancer", "1"), "status"] == "compared"
+    s = R.summarize_cells(rec.cells).set_index("paper")
+    assert s.loc["imd", "with_data"] == 3 and s.loc["imd", "no_data"] == 2
+
+
+def test_the_report_draws_the_smallest_stored_jsts(tmp_path):
+    import numpy as np
+
+    from interpretopt.methods import IMDExplainer
+    from interpretopt.methods.imd_render import graph_to_json, jst_graph
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    rows = []
+    for i, depth in enumerate((1, 3)):
+        y1, y2 = (X[:, 0] > 0).astype(int), ((X[:, 0] > 0) ^ (X[:, 1] > 0.5)).astype(int)
+        imd = IMDExplainer(max_depth=depth).fit(X, y1, y2)
+        (tmp_path / "artifacts" / f"k{i}").mkdir(parents=True)
+        (tmp_path / "artifacts" / f"k{i}" / "jst.json").write_text(graph_to_json(jst_graph(imd)))
+        rows.append({"run_key": f"k{i}", "dataset": f"d{i}", "variant": "imd", "pair_tag": "max",
+                     "run_status": "ok"})
+    rows.append({"run_key": "k9", "dataset": "d9", "variant": "separate", "pair_tag": "max", "run_status": "ok"})
+    figs = R.jst_figures(pd.DataFrame(rows), tmp_path, limit=1)
+    assert [f.name for f in figs] == ["jst_d0_max.png"] and figs[0].stat().st_size > 0
+    assert R.jst_figures(pd.DataFrame(rows), tmp_path, limit=5, max_leaves=1) == []
+
+
 def test_within_tolerance_uses_the_papers_std_else_the_default(project):
     cfg = load_config(project / "configs" / "imd" / "t1.yaml", scale="reduced")
     rec = R.reproduce_config(project / "configs" / "imd" / "t1.yaml", "reduced", project / "out", paper="imd")
