@@ -399,12 +399,62 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
                 rec.figures = [Path(p) for p in write_plots(results, config, out)]
             except Exception as e:  # a figure that cannot be drawn is reported, the report goes on
                 rec.error = (rec.error + "; " if rec.error else "") + f"plots: {type(e).__name__}: {e}"
+        if plots:
+            try:
+                rec.figures += jst_figures(results, out)
+            except Exception as e:  # as above: reported, the report goes on
+                rec.error = (rec.error + "; " if rec.error else "") + f"JST figures: {type(e).__name__}: {e}"
     rec.cells = cell_records(config, results, paper=paper, data_dir=data_dir,
                              published=load_config(path) if scale != "full" else config)
     if rec.error:
         blank = (rec.cells["status"] == "not_run") & (rec.cells["reason"] == "")
         rec.cells.loc[blank, "reason"] = rec.error
     return rec
+
+
+def jst_figures(results: pd.DataFrame, out_dir: str | os.PathLike, *, limit: int = 2,
+                max_leaves: int = 48) -> list[Path]:
+    """Draw the joint surrogate trees that IMD runs stored (their ``jst.json`` artifacts) into
+    ``out_dir/plots/jst_<dataset>_<pair>.png``: the ``limit`` smallest trees of variant ``imd``
+    (one per dataset and pair, at most ``max_leaves`` leaves, so that the drawing stays legible)."""
+    from interpretopt.methods.imd_render import graph_from_json, plot_jst_graph
+
+    need = {"run_key", "dataset", "variant"}
+    if results is None or not len(results) or not need <= set(results.columns):
+        return []
+    rows = results[results["variant"] == "imd"]
+    if "run_status" in rows.columns:
+        rows = rows[rows["run_status"] == "ok"]
+    out = Path(out_dir)
+    trees = []
+    for _, r in rows.iterrows():
+        src = out / "artifacts" / str(r["run_key"]) / "jst.json"
+        if src.is_file():
+            nodes = graph_from_json(src.read_text())
+            n_leaves = sum(1 for g in nodes if not g.children)
+            tag = str(r["pair_tag"]) if "pair_tag" in r.index and isinstance(r["pair_tag"], str) else ""
+            if n_leaves <= max_leaves:
+                trees.append((n_leaves, str(r["dataset"]), tag, nodes))
+    figs, seen = [], set()
+    plt = None
+    for n_leaves, dataset, tag, nodes in sorted(trees, key=lambda t: (t[0], t[1], t[2])):
+        if (dataset, tag) in seen or len(figs) >= limit:
+            continue
+        seen.add((dataset, tag))
+        if plt is None:
+            import matplotlib.pyplot as plt
+        ax = plot_jst_graph(nodes)
+        ax.set_title(f"Joint surrogate tree: {dataset}" + (f" ({tag} pair)" if tag else "") + f", {n_leaves} leaves")
+        path = out / "plots" / _file_safe(f"jst_{dataset}_{tag}".rstrip("_") + ".png")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ax.figure.savefig(path, dpi=80, bbox_inches="tight")
+        plt.close(ax.figure)
+        figs.append(path)
+    return figs
+
+
+def _file_safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
 def _git_commit() -> str | None:

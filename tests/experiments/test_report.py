@@ -118,6 +118,28 @@ def test_regression_a_dataset_left_out_at_smoke_scale_is_not_run_not_no_data(pro
     assert s.loc["imd", "with_data"] == 3 and s.loc["imd", "no_data"] == 2
 
 
+def test_the_report_draws_the_smallest_stored_jsts(tmp_path):
+    import numpy as np
+
+    from interpretopt.methods import IMDExplainer
+    from interpretopt.methods.imd_render import graph_to_json, jst_graph
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    rows = []
+    for i, depth in enumerate((1, 3)):
+        y1, y2 = (X[:, 0] > 0).astype(int), ((X[:, 0] > 0) ^ (X[:, 1] > 0.5)).astype(int)
+        imd = IMDExplainer(max_depth=depth).fit(X, y1, y2)
+        (tmp_path / "artifacts" / f"k{i}").mkdir(parents=True)
+        (tmp_path / "artifacts" / f"k{i}" / "jst.json").write_text(graph_to_json(jst_graph(imd)))
+        rows.append({"run_key": f"k{i}", "dataset": f"d{i}", "variant": "imd", "pair_tag": "max",
+                     "run_status": "ok"})
+    rows.append({"run_key": "k9", "dataset": "d9", "variant": "separate", "pair_tag": "max", "run_status": "ok"})
+    figs = R.jst_figures(pd.DataFrame(rows), tmp_path, limit=1)
+    assert [f.name for f in figs] == ["jst_d0_max.png"] and figs[0].stat().st_size > 0
+    assert R.jst_figures(pd.DataFrame(rows), tmp_path, limit=5, max_leaves=1) == []
+
+
 def test_within_tolerance_uses_the_papers_std_else_the_default(project):
     cfg = load_config(project / "configs" / "imd" / "t1.yaml", scale="reduced")
     rec = R.reproduce_config(project / "configs" / "imd" / "t1.yaml", "reduced", project / "out", paper="imd")
