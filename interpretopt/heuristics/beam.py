@@ -100,6 +100,13 @@ class BeamPricer:
             return self._search(r, a, b, max_literals=max_literals, width=width, max_columns=max_columns,
                                 exclude=exclude, tol=tol, lb_weight=lb_weight)
 
+    def _exact_rc(self, clause: tuple, r: np.ndarray, a: float, b: float) -> float:
+        """``a + b |c| + r @ delta_c`` in float64, narrowing the covered rows literal by literal."""
+        rows = np.flatnonzero(self.X[:, clause[0]])
+        for j in clause[1:]:
+            rows = rows[self.X[rows, j]]
+        return a + b * len(clause) + float(r[rows].sum())
+
     def _search(self, r, a, b, *, max_literals, width, max_columns, exclude, tol, lb_weight) -> BeamResult:
         r = np.asarray(r, dtype=np.float64)
         if r.shape != (self.n,):
@@ -177,13 +184,15 @@ class BeamPricer:
             covers = covers[:, ks] & self.X[:, js]
             counts = covers.sum(axis=0)
             beam = next_beam
-        # re-price exactly (the scores above are float32 sums)
+        # re-price exactly (the scores above are float32 sums) only the candidates that can be
+        # kept: the 2 * max_columns best by their float32 score (the search is a heuristic;
+        # every returned reduced cost is exact)
         if found:
-            cl = list(found)
-            exact = np.array([a + b * len(c) + float(r[self.X[:, list(c)].all(axis=1)].sum()) for c in cl])
-            found = {c: float(v) for c, v in zip(cl, exact) if v < -tol}
+            cl = sorted(found, key=lambda c: found[c])[: 2 * int(max_columns)]
+            exact = [self._exact_rc(c, r, a, b) for c in cl]
+            found = {c: v for c, v in zip(cl, exact) if v < -tol}
         if best_clause is not None:
-            best_rc = a + b * len(best_clause) + float(r[self.X[:, list(best_clause)].all(axis=1)].sum())
+            best_rc = self._exact_rc(best_clause, r, a, b)
         items = sorted(found.items(), key=lambda kv: kv[1])[: int(max_columns)]
         return BeamResult(clauses=[c for c, _ in items], reduced_costs=np.array([v for _, v in items], dtype=float),
                           best_clause=best_clause, best_reduced_cost=float(best_rc), n_evaluated=n_eval)

@@ -292,11 +292,15 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         arr = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X)
         if arr.ndim != 2:
             raise InputError(f"X must be 2-D (n_samples, n_features), got shape {arr.shape}")
+        if arr.dtype == bool:
+            return arr
         try:
-            vals = np.unique(arr.astype(float))
+            num = arr if arr.dtype.kind in "iuf" else arr.astype(float)
         except (TypeError, ValueError):
             raise InputError("binarizer='passthrough' needs a numeric 0/1 matrix") from None
-        if not np.isin(vals, [0.0, 1.0]).all():
+        # one pass over the matrix; the distinct values are listed only for the error message
+        if not ((num == 0) | (num == 1)).all():
+            vals = np.unique(num.astype(float))
             raise InputError(f"binarizer='passthrough' needs a 0/1 matrix, found values {vals[:6].tolist()}; "
                              "use binarizer='quantile' for raw features")
         return arr.astype(bool)

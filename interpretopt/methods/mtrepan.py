@@ -192,7 +192,7 @@ def fit_node_svm(X: np.ndarray, y: np.ndarray, *, C: float = 1.0, class_weight: 
         When the LP is infeasible, unbounded or fails; the message names the node's path.
     """
     from interpretopt.formulations import svm_lp
-    from interpretopt.solvers import INCREMENTAL_SOLVERS, SolveSettings, make_incremental, solve
+    from interpretopt.solvers import INCREMENTAL_SOLVERS, SolveSettings, solve, solve_lp
 
     X = np.asarray(X, dtype=float)
     if scale:
@@ -213,20 +213,14 @@ def fit_node_svm(X: np.ndarray, y: np.ndarray, *, C: float = 1.0, class_weight: 
                          f"({', '.join(INCREMENTAL_SOLVERS)}), got {solver!r}; use lp_path='pyomo'")
     try:
         if lp_path == "dual":
-            darr = svm_lp.dual_matrix_form(Z, y, C=C, class_weight=class_weight)
-            inc = make_incremental(backend, sense="max")
-            inc.add_rows(darr.row_lower, darr.row_upper)
-            inc.add_columns(darr.c, darr.col_lower, darr.col_upper, A=darr.A)
-            res = inc.solve(settings, duals=True)
-            sol = (svm_lp.solution_from_duals(res.duals, darr, res.objective)
+            res = solve_lp(svm_lp.dual_lp(Z, y, C=C, class_weight=class_weight), backend, settings, duals=True)
+            sol = (svm_lp.solution_from_duals(res.duals, Z, y, C=C, class_weight=class_weight,
+                                              dual_objective=res.objective)
                    if res.has_solution and res.duals is not None else None)
         elif lp_path == "matrix":
-            arr = svm_lp.matrix_form(Z, y, C=C, class_weight=class_weight)
-            inc = make_incremental(backend, sense="min")
-            inc.add_rows(arr.row_lower, arr.row_upper)
-            inc.add_columns(arr.c, arr.col_lower, arr.col_upper, A=arr.A)
-            res = inc.solve(settings, duals=False)
-            sol = svm_lp.solution_from_vector(res.x, arr) if res.has_solution and res.x is not None else None
+            lp = svm_lp.primal_lp(Z, y, C=C, class_weight=class_weight)
+            res = solve_lp(lp, backend, settings)
+            sol = svm_lp.solution_from_vector(res.x, lp) if res.has_solution and res.x is not None else None
         else:
             model = svm_lp.build(Z, y, C=C, class_weight=class_weight)
             res = solve(model, solver, settings)

@@ -23,6 +23,7 @@ __all__ = [
     "describe_solvers",
     "get_solver",
     "solve",
+    "solve_lp",
     "PYOMO_SOLVER_NAMES",
 ]
 
@@ -657,3 +658,41 @@ def solve(model, solver: str = "highs", settings: SolveSettings | None = None, *
     -4.0
     """
     return get_solver(solver).solve(model, _as_settings(settings), duals=duals)
+
+
+def solve_lp(lp, solver: str = "highs", settings: SolveSettings | None = None, *, duals: bool = False,
+             presolve: bool | None = None, start=None) -> SolveResult:
+    """Solve a :class:`~interpretopt._lp.LinearProgram` with any registered backend.
+
+    A backend with ``Capabilities.incremental`` loads the program's arrays directly
+    (:meth:`IncrementalModel.from_lp`; ``start``, a full primal vector, is passed as a MIP
+    start when the backend declares ``warm_start``; ``presolve`` as in
+    :meth:`IncrementalModel.solve`); any other backend solves the Pyomo model built from the
+    program (:meth:`LinearProgram.to_pyomo`). Either way ``result.x`` is in the program's
+    column order and ``result.duals`` (when asked for, LPs only) in its row order, with the
+    sign convention of :func:`solve`.
+    """
+    import numpy as np
+
+    from interpretopt.solvers._incremental import IncrementalModel
+
+    settings = _as_settings(settings)
+    backend = get_solver(solver)
+    if duals and lp.is_mip:
+        raise SolverError("duals were requested for a program with integer variables; duals exist only for LPs")
+    if backend.capabilities.incremental:
+        inc = IncrementalModel.from_lp(lp, solver)
+        if start is not None and backend.capabilities.warm_start:
+            inc.set_start(np.asarray(start, dtype=float))
+        res = inc.solve(settings, duals=duals, presolve=presolve)
+        res.solver = backend.name
+        return res
+    model = lp.to_pyomo()
+    res = backend.solve(model, settings, duals=duals)
+    if res.has_solution:
+        res.x = np.array([v.value if v.value is not None else 0.0 for v in lp.pyomo_variables(model)], dtype=float)
+        if duals:
+            suffix = model.component("dual")
+            res.duals = np.array([suffix.get(con, 0.0) if con is not None and suffix is not None else 0.0
+                                  for con in lp.pyomo_constraints(model)], dtype=float)
+    return res

@@ -296,7 +296,18 @@ class IncrementalModel:
         res.wall_time = time.perf_counter() - t0
         return res
 
-    # -- Pyomo bridge -----------------------------------------------------------------
+    # -- programs and the Pyomo bridge ----------------------------------------------------
+    @classmethod
+    def from_lp(cls, lp, solver: str = "highs") -> IncrementalModel:
+        """Load a :class:`~interpretopt._lp.LinearProgram` (rows, columns, integrality, offset) into a
+        new incremental model held by ``solver``; columns and rows keep the program's order."""
+        inc = make_incremental(solver, sense=lp.sense)
+        inc.add_rows(lp.row_lower, lp.row_upper)
+        inc.add_columns(lp.c, lp.col_lower, lp.col_upper, A=lp.A.tocsc(), integer=lp.integrality)
+        if lp.offset:
+            inc.set_objective_offset(lp.offset)
+        return inc
+
     @classmethod
     def from_pyomo(cls, model, solver: str = "highs") -> IncrementalModel:
         """Translate a linear Pyomo model (via :func:`to_matrix_form`) into an incremental model.
@@ -307,11 +318,7 @@ class IncrementalModel:
         from interpretopt.solvers._matrix import to_matrix_form
 
         mf = to_matrix_form(model)
-        inc = make_incremental(solver, sense=mf.sense)
-        inc.add_rows(mf.row_lower, mf.row_upper)
-        inc.add_columns(mf.c, mf.col_lower, mf.col_upper, A=mf.A.tocsc(), integer=mf.integrality)
-        if mf.offset:
-            inc.set_objective_offset(mf.offset)
+        inc = cls.from_lp(mf, solver)
         inc.matrix_form = mf
         inc.pyomo_model = model
         return inc

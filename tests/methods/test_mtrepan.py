@@ -255,27 +255,17 @@ def test_node_lp_failure_is_reported_with_the_node_path(monkeypatch, fail_at):
     import interpretopt.solvers as solvers
     from interpretopt.solvers import SolveResult, SolveStatus
 
-    real = solvers.make_incremental
+    real = solvers.solve_lp
     calls = {"n": 0}
-
-    class Failing:
-        def __init__(self, inner, status):
-            self.inner, self.status = inner, status
-
-        def __getattr__(self, name):
-            return getattr(self.inner, name)
-
-        def solve(self, *a, **k):
-            return SolveResult(status=self.status, solver="highs", message="forced")
 
     def fake(*a, **k):
         calls["n"] += 1
-        inner = real(*a, **k)
         if calls["n"] == fail_at:
-            return Failing(inner, SolveStatus.INFEASIBLE if fail_at == 1 else SolveStatus.UNBOUNDED)
-        return inner
+            return SolveResult(status=SolveStatus.INFEASIBLE if fail_at == 1 else SolveStatus.UNBOUNDED,
+                               solver="highs", message="forced")
+        return real(*a, **k)
 
-    monkeypatch.setattr(solvers, "make_incremental", fake)
+    monkeypatch.setattr(solvers, "solve_lp", fake)
     X = _circle_data(200)
     with pytest.raises(NodeSolveError) as info:
         MTREPANClassifier(max_depth=4, random_state=0, **FAST).fit(X, CircleTarget())
