@@ -13,7 +13,7 @@ import numpy as np
 
 from interpretopt.exceptions import InputError, SolverError
 
-__all__ = ["Capabilities", "SolveSettings", "SolveStatus", "SolveResult", "relative_gap"]
+__all__ = ["Capabilities", "SolveSettings", "SolveStatus", "SolveResult", "map_status", "relative_gap", "require"]
 
 
 @dataclass(frozen=True)
@@ -170,6 +170,30 @@ class Capabilities:
     def as_dict(self) -> dict[str, bool]:
         """``{capability: bool}`` in the order of :attr:`FIELDS`."""
         return {k: bool(getattr(self, k)) for k in self.FIELDS}
+
+
+def map_status(code, table: dict, has_solution: bool,
+               default: tuple = (SolveStatus.FEASIBLE, SolveStatus.UNKNOWN)) -> SolveStatus:
+    """A backend's status code as a :class:`SolveStatus`, through that backend's one table.
+
+    ``table[code]`` is a status, or a pair ``(status when a solution came back, status when
+    none did)`` for codes such as a limit; codes not in the table map to ``default``. A
+    status without a solution (:attr:`SolveStatus.has_solution`) means none is read.
+    """
+    entry = table.get(code, default)
+    if isinstance(entry, SolveStatus):
+        return entry
+    return entry[0] if has_solution else entry[1]
+
+
+def require(module: str, package: str):
+    """Import ``module`` for a backend, or raise :class:`SolverError` saying which package to install."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:  # pragma: no cover - the default backends' packages are dependencies
+        raise SolverError(f"{package} is not installed (pip install {package})") from None
 
 
 def relative_gap(objective: float | None, bound: float | None) -> float | None:
