@@ -342,8 +342,7 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
     published cells as ``not_run``; nothing is raised, so one table does not stop a report.
     """
     from interpretopt.experiments.config import load_config
-    from interpretopt.experiments.results import read_results
-    from interpretopt.experiments.runner import run_experiment
+    from interpretopt.experiments.runner import run_experiment, runs_source, stored_results
     from interpretopt.experiments.tables import make_table
 
     out = Path(out_dir)
@@ -358,17 +357,24 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
         rec.n_planned = count_runs(config)
     except Exception:  # a count that needs data we do not hold; the run reports the problem
         rec.n_planned = None
+    out.mkdir(parents=True, exist_ok=True)
+    try:  # a config with `runs_from` tabulates another config's runs, made and stored in that config's directory
+        src, runs_out = runs_source(config, out)
+    except InterpretoptError as e:
+        empty = pd.DataFrame(columns=list(CELL_COLUMNS))
+        return ConfigRecord(paper, str(path), None, out, empty, error=f"config does not load: {e}")  # type: ignore[arg-type]
     if run:
         try:
-            rep = run_experiment(config, out_dir=out, n_jobs=n_jobs, scheduler=scheduler, force=force,
+            rep = run_experiment(src, out_dir=runs_out, n_jobs=n_jobs, scheduler=scheduler, force=force,
                                  data_dir=data_dir, progress=progress)
             rec.wall_time = rep.wall_time
-            rec.run_summary = rep.summary()
+            rec.run_summary = rep.summary() + (f" (the runs of {Path(src.path).stem}, stored in {runs_out})"
+                                               if src is not config else "")
         except Exception as e:  # recorded in the report: one config must not stop the others
             rec.error = f"run failed: {type(e).__name__}: {e}"
-    results = None
-    if (out / "runs").is_dir() or (out / "results.parquet").is_file():
-        results = read_results(out, config_hash=config.config_hash)
+    results = stored_results(config, out)
+    if not len(results):
+        results = None
     if results is not None and len(results):
         rec.n_runs = len(results)
         status = results["run_status"] if "run_status" in results.columns else pd.Series(["ok"] * len(results))
