@@ -24,11 +24,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from interpretopt.exceptions import InputError, SolverError, UnknownNameError
-from interpretopt.solvers._types import SolveResult, SolveSettings, SolveStatus, map_status, relative_gap, require
+from interpretopt.solvers._types import (SolveResult, SolveSettings, SolveStatus, guard_after, map_status,
+                                         relative_gap, require)
 
 __all__ = ["IncrementalModel", "make_incremental", "INCREMENTAL_SOLVERS"]
 
-_GUARD_GRACE = 0.5  # seconds past the time limit before our own wall-clock guard interrupts HiGHS
 
 
 def _vec(name: str, value, k: int, *, allow_inf: bool) -> np.ndarray:
@@ -538,17 +538,17 @@ class _HighsIncremental(IncrementalModel):
         # set the flag explicitly on every call: HiGHS keeps a raised flag for later solves
         event.interrupt(self._deadline is not None and time.perf_counter() > self._deadline)
 
-    def _run(self, guard_after: float | None) -> bool:
-        """Run HiGHS; with ``guard_after`` interrupt it ourselves after that many seconds. True when interrupted."""
+    def _run(self, guard_seconds: float | None) -> bool:
+        """Run HiGHS; with ``guard_seconds`` interrupt it ourselves after that many seconds. True when interrupted."""
         h = self._h
-        if guard_after is None:
+        if guard_seconds is None:
             self._deadline = None
             h.run()
             return False
         if not self._guard_subscribed:
             h.cbMipInterrupt.subscribe(self._guard_callback)
             self._guard_subscribed = True
-        self._deadline = time.perf_counter() + guard_after
+        self._deadline = time.perf_counter() + guard_seconds
         try:
             h.run()
         finally:
@@ -585,7 +585,7 @@ class _HighsIncremental(IncrementalModel):
         self._start = None
         # our own guard follows the common time limit (HiGHS's own limit may be overridden in options)
         tl = settings.time_limit if settings.time_limit is not None else wanted.get("time_limit", math.inf)
-        guard = tl + max(_GUARD_GRACE, 0.1 * tl) if (mip and math.isfinite(tl)) else None
+        guard = guard_after(tl) if (mip and math.isfinite(tl)) else None
         prepare_highs_threads(wanted.get("threads"))
         t0 = time.perf_counter()
         interrupted = self._run(guard)

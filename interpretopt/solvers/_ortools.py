@@ -21,8 +21,8 @@ import numpy as np
 
 from interpretopt.exceptions import SolverError
 from interpretopt.solvers._base import SOLVERS, SolverBackend, _register
-from interpretopt.solvers._incremental import _GUARD_GRACE
-from interpretopt.solvers._types import Capabilities, SolveResult, SolveStatus, map_status, relative_gap
+from interpretopt.solvers._types import (Capabilities, SolveResult, SolveStatus, guard_after, map_status,
+                                         relative_gap)
 
 __all__ = ["ortools_version"]
 
@@ -157,7 +157,7 @@ class _OrtoolsBackend(SolverBackend):
                 fired.append(True)
                 solver.interrupt_solve()
 
-            guard = threading.Timer(float(tl) + max(_GUARD_GRACE, 0.1 * float(tl)), _interrupt)
+            guard = threading.Timer(guard_after(tl), _interrupt)
             guard.daemon = True
         t1 = time.perf_counter()
         try:
@@ -196,7 +196,7 @@ class _OrtoolsBackend(SolverBackend):
         message = st.name
         if fired:
             message += (f"; {self.name} ran past its time limit of {float(tl):g} s and the wall-clock guard "
-                        f"asked it to stop after {float(tl) + max(_GUARD_GRACE, 0.1 * float(tl)):.2f} s")
+                        f"asked it to stop after {guard_after(tl):.2f} s")
         if not status.has_solution:
             has_sol = False
         if solver.status_string():

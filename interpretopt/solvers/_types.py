@@ -13,7 +13,8 @@ import numpy as np
 
 from interpretopt.exceptions import InputError, SolverError
 
-__all__ = ["Capabilities", "SolveSettings", "SolveStatus", "SolveResult", "map_status", "relative_gap", "require"]
+__all__ = ["Capabilities", "SolveSettings", "SolveStatus", "SolveResult", "guard_after", "map_status",
+           "relative_gap", "require"]
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,16 @@ def map_status(code, table: dict, has_solution: bool,
     if isinstance(entry, SolveStatus):
         return entry
     return entry[0] if has_solution else entry[1]
+
+
+#: seconds (at least) a solver may run past its time limit before a backend's own guard stops it
+GUARD_GRACE = 0.5
+
+
+def guard_after(time_limit: float) -> float:
+    """When a backend's own wall-clock guard stops a solver that ignores ``time_limit``: the limit
+    plus a grace of 10 % of it, at least :data:`GUARD_GRACE` seconds (the one rule of every guard)."""
+    return float(time_limit) + max(GUARD_GRACE, 0.1 * float(time_limit))
 
 
 def require(module: str, package: str):
