@@ -161,6 +161,7 @@ def test_reproduce_all_writes_cells_report_and_costs(project):
     text = (out / "REPORT.md").read_text()
     assert "# Reproduction report: smoke scale" in text and "<!-- compared-share smoke: 0.5000 -->" in text
     assert "Protocol notes (from the config header)" in text and "Demo et al. (2020), Section 5." in text
+    assert "- runs: 2 stored, " in text and " CPU hours in all" in text
     assert "1 no data: juvenile (ICPSR 3986) is not redistributable" in text
     costs = json.loads((out / "run_costs.json").read_text())
     assert costs["imd/t1"]["smoke"]["n_runs"] == 1 and costs["imd/t1"]["smoke"]["per_run_s"] >= 0
