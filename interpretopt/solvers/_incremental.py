@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from interpretopt.exceptions import InputError, SolverError, UnknownNameError
 from interpretopt.solvers._types import (SolveResult, SolveSettings, SolveStatus, guard_after, map_status,
-                                         relative_gap, require)
+                                         relative_gap, require, tell_infeasible_from_unbounded)
 
 __all__ = ["IncrementalModel", "make_incremental", "INCREMENTAL_SOLVERS"]
 
@@ -568,11 +568,10 @@ class _HighsIncremental(IncrementalModel):
         check = h.getModelStatus()
         feasible = h.getInfo().primal_solution_status == 2
         h.changeColsCost(n, ix, costs)
-        if feasible:
-            return hs.HighsModelStatus.kUnbounded
-        if check == hs.HighsModelStatus.kInfeasible:
-            return check
-        return ms
+        M, St = hs.HighsModelStatus, SolveStatus
+        verdict = tell_infeasible_from_unbounded(
+            St.FEASIBLE if feasible else St.INFEASIBLE if check == M.kInfeasible else St.UNKNOWN)
+        return {St.UNBOUNDED: M.kUnbounded, St.INFEASIBLE: M.kInfeasible}.get(verdict, ms)
 
     def _solve(self, settings, duals):
         hs = self._hs
@@ -749,7 +748,8 @@ class _GlopIncremental(IncrementalModel):
             check = s.Solve()
             for var, cj in zip(self._cols, self._costs):
                 self._obj.SetCoefficient(var, cj)
-            if check in (pw.Solver.OPTIMAL, pw.Solver.FEASIBLE):
+            found = SolveStatus.FEASIBLE if check in (pw.Solver.OPTIMAL, pw.Solver.FEASIBLE) else SolveStatus.UNKNOWN
+            if tell_infeasible_from_unbounded(found) is SolveStatus.UNBOUNDED:
                 code = pw.Solver.UNBOUNDED
         solve_time = time.perf_counter() - t0
         names = {pw.Solver.OPTIMAL: "OPTIMAL", pw.Solver.FEASIBLE: "FEASIBLE", pw.Solver.INFEASIBLE: "INFEASIBLE",

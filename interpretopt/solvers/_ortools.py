@@ -22,7 +22,7 @@ import numpy as np
 from interpretopt.exceptions import SolverError
 from interpretopt.solvers._base import SOLVERS, SolverBackend, _register
 from interpretopt.solvers._types import (Capabilities, SolveResult, SolveStatus, guard_after, map_status,
-                                         relative_gap)
+                                         relative_gap, tell_infeasible_from_unbounded)
 
 __all__ = ["ortools_version"]
 
@@ -94,11 +94,10 @@ class _OrtoolsBackend(SolverBackend):
             check.set_solver_specific_parameters(params)
         check.solve(helper)
         cst = check.status()
-        if cst in (S.OPTIMAL, S.FEASIBLE):
-            return S.UNBOUNDED
-        if cst == S.INFEASIBLE:
-            return S.INFEASIBLE
-        return S.UNKNOWN_STATUS
+        St = SolveStatus
+        verdict = tell_infeasible_from_unbounded(
+            St.FEASIBLE if cst in (S.OPTIMAL, S.FEASIBLE) else St.INFEASIBLE if cst == S.INFEASIBLE else St.UNKNOWN)
+        return {St.UNBOUNDED: S.UNBOUNDED, St.INFEASIBLE: S.INFEASIBLE}.get(verdict, S.UNKNOWN_STATUS)
 
     def _solve(self, model, settings, duals):
         from ortools.linear_solver.python import model_builder_helper as mbh

@@ -14,7 +14,7 @@ import numpy as np
 from interpretopt.exceptions import InputError, SolverError
 
 __all__ = ["Capabilities", "SolveSettings", "SolveStatus", "SolveResult", "guard_after", "map_status",
-           "relative_gap", "require"]
+           "relative_gap", "require", "tell_infeasible_from_unbounded"]
 
 
 @dataclass(frozen=True)
@@ -185,6 +185,21 @@ def map_status(code, table: dict, has_solution: bool,
     if isinstance(entry, SolveStatus):
         return entry
     return entry[0] if has_solution else entry[1]
+
+
+def tell_infeasible_from_unbounded(zero_objective: SolveStatus) -> SolveStatus:
+    """The one infeasible-vs-unbounded rule, for a solver that reports one for the other or cannot say.
+
+    The backend solves the same rows and bounds again with a zero objective (in its own
+    API, restoring the objective after) and passes the outcome: a point found there proves
+    the model *unbounded* (it is feasible and was not solved to an optimum), proven
+    infeasibility proves it *infeasible*; anything else leaves ``infeasible_or_unbounded``.
+    """
+    if zero_objective.has_solution:
+        return SolveStatus.UNBOUNDED
+    if zero_objective is SolveStatus.INFEASIBLE:
+        return SolveStatus.INFEASIBLE
+    return SolveStatus.INFEASIBLE_OR_UNBOUNDED
 
 
 #: seconds (at least) a solver may run past its time limit before a backend's own guard stops it
