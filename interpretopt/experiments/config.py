@@ -41,6 +41,10 @@ Schema (every key except ``name``, ``method``/``methods`` and ``datasets`` is op
     # preset: highs_fast             # a preset from configs/solvers/<preset>.yaml
     settings: {time_limit: 60, mip_gap: 0.0001, threads: 1, seed: 0, verbose: false, options: {}}
     record: [fidelity, n_rules]      # metrics to keep (default: everything the task returns)
+    # runs_from: table1              # this config tabulates the runs of configs/<dir>/table1.yaml: the
+                                     # same experiment (same config hash and run names at every scale);
+                                     # `reproduce` and `table` read and make them in that config's output
+                                     # directory (<out>/../table1) instead of running them again
     smoke:                           # overrides applied by --smoke
       repetitions: 1                 # default 1
       max_rows: 500                  # default 500: datasets are subsampled to this many rows
@@ -195,6 +199,16 @@ def _filter_key(c: Checker, v: Any, where: str, default: Any) -> dict:
 
 def _text(c: Checker, v: Any, where: str, default: Any) -> str:
     return c.text(v, where)
+
+
+def _runs_from_key(c: Checker, v: Any, where: str, default: Any) -> str | None:
+    """``runs_from``: the file stem of a config in the same directory whose runs this one tabulates."""
+    if v is None:
+        return None
+    if not isinstance(v, str) or not v or "/" in v or "\\" in v or v.endswith((".yaml", ".yml")):
+        c.add(where, f"expected the file stem of a config in the same directory (e.g. table1), got {v!r}")
+        return None
+    return v
 
 
 def _column(message: str, allow_empty: bool):
@@ -459,6 +473,7 @@ class ExperimentConfig:
     tables: tuple[TableSpec, ...] = key((), parse=_specs_key(lambda c, t, w: _parse_table(c, t, w)))
     plots: tuple[PlotSpec, ...] = key((), parse=_specs_key(lambda c, p, w: _parse_plot(c, p, w)))
     description: str = key("", parse=_text)
+    runs_from: str | None = key(None, parse=_runs_from_key)
     path: str = "<string>"
     scale: str = "full"
 

@@ -342,8 +342,7 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
     published cells as ``not_run``; nothing is raised, so one table does not stop a report.
     """
     from interpretopt.experiments.config import load_config
-    from interpretopt.experiments.results import read_results
-    from interpretopt.experiments.runner import run_experiment
+    from interpretopt.experiments.runner import run_experiment, runs_source, stored_results
     from interpretopt.experiments.tables import make_table
 
     out = Path(out_dir)
@@ -358,17 +357,24 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
         rec.n_planned = count_runs(config)
     except Exception:  # a count that needs data we do not hold; the run reports the problem
         rec.n_planned = None
+    out.mkdir(parents=True, exist_ok=True)
+    try:  # a config with `runs_from` tabulates another config's runs, made and stored in that config's directory
+        src, runs_out = runs_source(config, out)
+    except InterpretoptError as e:
+        empty = pd.DataFrame(columns=list(CELL_COLUMNS))
+        return ConfigRecord(paper, str(path), None, out, empty, error=f"config does not load: {e}")  # type: ignore[arg-type]
     if run:
         try:
-            rep = run_experiment(config, out_dir=out, n_jobs=n_jobs, scheduler=scheduler, force=force,
+            rep = run_experiment(src, out_dir=runs_out, n_jobs=n_jobs, scheduler=scheduler, force=force,
                                  data_dir=data_dir, progress=progress)
             rec.wall_time = rep.wall_time
-            rec.run_summary = rep.summary()
+            rec.run_summary = rep.summary() + (f" (the runs of {Path(src.path).stem}, stored in {runs_out})"
+                                               if src is not config else "")
         except Exception as e:  # recorded in the report: one config must not stop the others
             rec.error = f"run failed: {type(e).__name__}: {e}"
-    results = None
-    if (out / "runs").is_dir() or (out / "results.parquet").is_file():
-        results = read_results(out, config_hash=config.config_hash)
+    results = stored_results(config, out)
+    if not len(results):
+        results = None
     if results is not None and len(results):
         rec.n_runs = len(results)
         status = results["run_status"] if "run_status" in results.columns else pd.Series(["ok"] * len(results))
@@ -508,6 +514,19 @@ def _fmt(x: Any, d: int = 3) -> str:
     return f"{x:.{d}f}" if isinstance(x, (float, np.floating)) else str(x)
 
 
+def _stored_runs_line(records: list[ConfigRecord]) -> str | None:
+    """``- runs: N stored (CPU ...), at commits ...``: what the tables rest on, which a report made
+    with ``--no-run`` does not show in its own wall time."""
+    n = sum(r.n_runs for r in records)
+    if not n:
+        return None
+    cpu = sum(r.cpu_time for r in records)
+    commits = sorted({c for r in records for c in r.commits})
+    shown = ", ".join(commits[:6]) + (f", ... ({len(commits)} commits)" if len(commits) > 6 else "")
+    return (f"- runs: {n} stored, {cpu / 3600:.2f} CPU hours in all"
+            + (f", made at commit{'s' if len(commits) > 1 else ''} {shown}" if commits else ""))
+
+
 def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, scale: str, command: str = "",
                  started: datetime | None = None, wall_time: float | None = None) -> Path:
     """Write ``REPORT.md``: a summary over the papers, then per paper each table beside the paper's."""
@@ -522,6 +541,7 @@ def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, sca
             f"- date: {(started or datetime.now(timezone.utc)).isoformat(timespec='seconds')}",
             f"- commit: {commit}" if commit else None,
             f"- wall time: {wall_time:.0f} s" if wall_time is not None else None,
+            _stored_runs_line(records),
             f"- machine: {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores",
             f"- scale: {scale}" + ("" if scale == "full" else " (not the published protocol: see each table's "
                                                                   "protocol notes for what is reduced)")]
