@@ -384,12 +384,30 @@ def _checklist_value(counts, sums, n, s, K, t, reading) -> float:
     return interpolate_prefix_stats(counts[: m + 1], sums[: m + 1], n, s).value
 
 
+def _set_values(counts, sums, n, s, K) -> list:
+    """``_checklist_value(..., t, "set")`` for t = K, K-1, ..., 1 at once (the same float operations
+    in the same order as :func:`interpolate_prefix_stats` on the list ``[level t]``)."""
+    target = s * n
+    c = np.asarray(counts[1: K + 1], dtype=np.float64)
+    sm = np.asarray(sums[1: K + 1], dtype=np.float64)
+    within = c <= target + _TOL  # m* = 1: the set covers at most s, completed by the dummy rule
+    c_a = np.where(within, c, 0.0)
+    s_a = np.where(within, sm, 0.0)
+    c_b = np.where(within, float(n), c)
+    s_b = np.where(within, n * (n + 1) / 2.0, sm)
+    inc = c_b - c_a
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tail = np.where(inc > 0, (target - c_a) * (s_b - s_a) / inc, 0.0)
+    return ((s_a + tail) / (target * n)).tolist()
+
+
 def _checklist_best(counts, sums, n, s, K, t=None, reading: str = "set") -> tuple[float, int]:
     if t is not None:
         return _checklist_value(counts, sums, n, s, K, t, reading), int(t)
     best_v, best_t = -np.inf, K
+    values = _set_values(counts, sums, n, s, K) if reading == "set" else None
     for tt in range(K, 0, -1):
-        v = _checklist_value(counts, sums, n, s, K, tt, reading)
+        v = values[K - tt] if values is not None else _checklist_value(counts, sums, n, s, K, tt, reading)
         if v > best_v + 1e-15:
             best_v, best_t = v, tt
     return float(best_v), int(best_t)

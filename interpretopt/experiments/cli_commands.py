@@ -208,17 +208,22 @@ def cmd_run(args) -> int:
 
 
 def _results(config, out: Path):
-    from interpretopt.experiments.results import ResultStore, read_results
+    from interpretopt.experiments.results import ResultStore
+    from interpretopt.experiments.runner import runs_source, stored_results
 
-    bad = ResultStore(out).unreadable()
-    if bad:
-        print(f"warning: {len(bad)} row file(s) under {out / 'runs'} are not readable result rows and are left out "
-              f"({', '.join(p.name for p in bad[:3])}{', ...' if len(bad) > 3 else ''}); `interpretopt run` runs "
-              "them again", file=sys.stderr)
-    df = read_results(out, config_hash=config.config_hash)
+    src, src_out = runs_source(config, out)
+    for d in dict.fromkeys([out, src_out]):
+        bad = ResultStore(d).unreadable()
+        if bad:
+            print(f"warning: {len(bad)} row file(s) under {d / 'runs'} are not readable result rows and are left "
+                  f"out ({', '.join(p.name for p in bad[:3])}{', ...' if len(bad) > 3 else ''}); `interpretopt run` "
+                  "runs them again", file=sys.stderr)
+    df = stored_results(config, out)
     if not len(df):
-        raise InterpretoptError(f"no results of {config.name!r} (config hash {config.config_hash}) in {out}; "
-                                f"run `interpretopt run {config.path}{'' if config.scale == 'full' else ' --scale ' + config.scale}` first")
+        where = str(out) if src is config else f"{out} nor {src_out} (the runs of {Path(src.path).stem})"
+        raise InterpretoptError(f"no results of {config.name!r} (config hash {config.config_hash}) in {where}; "
+                                f"run `interpretopt run {src.path}{'' if config.scale == 'full' else ' --scale ' + config.scale}"
+                                f"{' --out ' + str(src_out) if src is not config else ''}` first")
     return df
 
 

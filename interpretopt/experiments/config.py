@@ -41,6 +41,10 @@ Schema (every key except ``name``, ``method``/``methods`` and ``datasets`` is op
     # preset: highs_fast             # a preset from configs/solvers/<preset>.yaml
     settings: {time_limit: 60, mip_gap: 0.0001, threads: 1, seed: 0, verbose: false, options: {}}
     record: [fidelity, n_rules]      # metrics to keep (default: everything the task returns)
+    # runs_from: table1              # this config tabulates the runs of configs/<dir>/table1.yaml: the
+                                     # same experiment (same config hash and run names at every scale);
+                                     # `reproduce` and `table` read and make them in that config's output
+                                     # directory (<out>/../table1) instead of running them again
     smoke:                           # overrides applied by --smoke
       repetitions: 1                 # default 1
       max_rows: 500                  # default 500: datasets are subsampled to this many rows
@@ -197,6 +201,16 @@ def _text(c: Checker, v: Any, where: str, default: Any) -> str:
     return c.text(v, where)
 
 
+def _runs_from_key(c: Checker, v: Any, where: str, default: Any) -> str | None:
+    """``runs_from``: the file stem of a config in the same directory whose runs this one tabulates."""
+    if v is None:
+        return None
+    if not isinstance(v, str) or not v or "/" in v or "\\" in v or v.endswith((".yaml", ".yml")):
+        c.add(where, f"expected the file stem of a config in the same directory (e.g. table1), got {v!r}")
+        return None
+    return v
+
+
 def _column(message: str, allow_empty: bool):
     """A result column named by a string (null: none)."""
 
@@ -286,7 +300,8 @@ class ScaleSpec:
     ``None`` fields keep the full config's value. ``max_rows`` subsamples every dataset
     (seeded), ``max_grid`` keeps the first values of every grid axis, ``params`` replaces
     the named axes, ``datasets`` / ``models`` / ``pairs`` replace those lists, ``settings``
-    is merged into the solver settings.
+    is merged into the solver settings. In ``datasets``, a bare name that is the label of one
+    of the full config's datasets stands for that entry, options included.
     """
 
     repetitions: int | None = key(None, low=1, null=False)
@@ -458,6 +473,7 @@ class ExperimentConfig:
     tables: tuple[TableSpec, ...] = key((), parse=_specs_key(lambda c, t, w: _parse_table(c, t, w)))
     plots: tuple[PlotSpec, ...] = key((), parse=_specs_key(lambda c, p, w: _parse_plot(c, p, w)))
     description: str = key("", parse=_text)
+    runs_from: str | None = key(None, parse=_runs_from_key)
     path: str = "<string>"
     scale: str = "full"
 
@@ -547,7 +563,13 @@ class ExperimentConfig:
         settings = dict(self.settings)
         if s.settings:
             settings.update(s.settings)
-        datasets = s.datasets if s.datasets is not None else self.datasets
+        datasets = self.datasets
+        if s.datasets is not None:
+            # a bare name that labels one of the full config's datasets means that entry, with its
+            # options (a smaller scale picks among the published datasets, it does not redefine them)
+            by_label = {d.label: d for d in self.datasets}
+            datasets = tuple(by_label.get(d.name, d) if (not d.options and d.label == d.name and d.max_rows is None)
+                             else d for d in s.datasets)
         if s.max_rows is not None:
             datasets = tuple(
                 DatasetSpec(d.name, d.options, d.label, min(d.max_rows or s.max_rows, s.max_rows)) for d in datasets

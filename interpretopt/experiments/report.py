@@ -164,8 +164,13 @@ def _row_dataset(spec: TableSpec, row_label: str) -> str | None:
 
 
 def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, paper: str = "",
-                 data_dir: str | None = None, held: dict[str, str | None] | None = None) -> pd.DataFrame:
+                 data_dir: str | None = None, held: dict[str, str | None] | None = None,
+                 published: ExperimentConfig | None = None) -> pd.DataFrame:
     """One row per published cell of ``config``'s tables (see the module docstring).
+
+    Whether a cell has data is decided by the published (full-scale) config's datasets: a
+    dataset that a smaller scale leaves out is held all the same, so its cells are ``not_run``
+    ("not among the smoke scale's datasets"), never ``no_data``.
 
     Parameters
     ----------
@@ -178,12 +183,17 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
     data_dir : str or None
         Where datasets are looked for (default ``INTERPRETOPT_DATA``).
     held : dict or None
-        Dataset label -> ``None`` (available) or the reason it is not; computed when omitted.
+        Dataset label -> ``None`` (available) or the reason it is not, over the published
+        config's datasets; computed when omitted.
+    published : ExperimentConfig or None
+        The same config at full scale (default: ``config`` itself).
     """
     from interpretopt.data import unavailable_reason
     from interpretopt.experiments.tables import make_table
 
-    held = _held_datasets(config, data_dir) if held is None else held
+    published = config if published is None else published
+    held = _held_datasets(published, data_dir) if held is None else held
+    at_scale = {d.label for d in config.datasets}
     recs = []
     for spec in config.tables:
         ref = spec.reference
@@ -214,6 +224,8 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                     rec["reason"] = unavailable_reason(ds) or f"dataset {ds!r} is not among this config's datasets"
                 elif ds is not None and held[ds] is not None:
                     rec["status"], rec["reason"] = "no_data", held[ds]
+                elif ds is not None and ds not in at_scale:
+                    rec["reason"] = f"{ds} is not among the {config.scale} scale's datasets"
                 elif ds is None and any(v is not None for v in held.values()):
                     rec["status"] = "no_data"
                     rec["reason"] = "; ".join(v for v in held.values() if v is not None)
@@ -330,8 +342,7 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
     published cells as ``not_run``; nothing is raised, so one table does not stop a report.
     """
     from interpretopt.experiments.config import load_config
-    from interpretopt.experiments.results import read_results
-    from interpretopt.experiments.runner import run_experiment
+    from interpretopt.experiments.runner import run_experiment, runs_source, stored_results
     from interpretopt.experiments.tables import make_table
 
     out = Path(out_dir)
@@ -346,17 +357,24 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
         rec.n_planned = count_runs(config)
     except Exception:  # a count that needs data we do not hold; the run reports the problem
         rec.n_planned = None
+    out.mkdir(parents=True, exist_ok=True)
+    try:  # a config with `runs_from` tabulates another config's runs, made and stored in that config's directory
+        src, runs_out = runs_source(config, out)
+    except InterpretoptError as e:
+        empty = pd.DataFrame(columns=list(CELL_COLUMNS))
+        return ConfigRecord(paper, str(path), None, out, empty, error=f"config does not load: {e}")  # type: ignore[arg-type]
     if run:
         try:
-            rep = run_experiment(config, out_dir=out, n_jobs=n_jobs, scheduler=scheduler, force=force,
+            rep = run_experiment(src, out_dir=runs_out, n_jobs=n_jobs, scheduler=scheduler, force=force,
                                  data_dir=data_dir, progress=progress)
             rec.wall_time = rep.wall_time
-            rec.run_summary = rep.summary()
+            rec.run_summary = rep.summary() + (f" (the runs of {Path(src.path).stem}, stored in {runs_out})"
+                                               if src is not config else "")
         except Exception as e:  # recorded in the report: one config must not stop the others
             rec.error = f"run failed: {type(e).__name__}: {e}"
-    results = None
-    if (out / "runs").is_dir() or (out / "results.parquet").is_file():
-        results = read_results(out, config_hash=config.config_hash)
+    results = stored_results(config, out)
+    if not len(results):
+        results = None
     if results is not None and len(results):
         rec.n_runs = len(results)
         status = results["run_status"] if "run_status" in results.columns else pd.Series(["ok"] * len(results))
@@ -381,11 +399,62 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
                 rec.figures = [Path(p) for p in write_plots(results, config, out)]
             except Exception as e:  # a figure that cannot be drawn is reported, the report goes on
                 rec.error = (rec.error + "; " if rec.error else "") + f"plots: {type(e).__name__}: {e}"
-    rec.cells = cell_records(config, results, paper=paper, data_dir=data_dir)
+        if plots:
+            try:
+                rec.figures += jst_figures(results, out)
+            except Exception as e:  # as above: reported, the report goes on
+                rec.error = (rec.error + "; " if rec.error else "") + f"JST figures: {type(e).__name__}: {e}"
+    rec.cells = cell_records(config, results, paper=paper, data_dir=data_dir,
+                             published=load_config(path) if scale != "full" else config)
     if rec.error:
         blank = (rec.cells["status"] == "not_run") & (rec.cells["reason"] == "")
         rec.cells.loc[blank, "reason"] = rec.error
     return rec
+
+
+def jst_figures(results: pd.DataFrame, out_dir: str | os.PathLike, *, limit: int = 2,
+                max_leaves: int = 48) -> list[Path]:
+    """Draw the joint surrogate trees that IMD runs stored (their ``jst.json`` artifacts) into
+    ``out_dir/plots/jst_<dataset>_<pair>.png``: the ``limit`` smallest trees of variant ``imd``
+    (one per dataset and pair, at most ``max_leaves`` leaves, so that the drawing stays legible)."""
+    from interpretopt.methods.imd_render import graph_from_json, plot_jst_graph
+
+    need = {"run_key", "dataset", "variant"}
+    if results is None or not len(results) or not need <= set(results.columns):
+        return []
+    rows = results[results["variant"] == "imd"]
+    if "run_status" in rows.columns:
+        rows = rows[rows["run_status"] == "ok"]
+    out = Path(out_dir)
+    trees = []
+    for _, r in rows.iterrows():
+        src = out / "artifacts" / str(r["run_key"]) / "jst.json"
+        if src.is_file():
+            nodes = graph_from_json(src.read_text())
+            n_leaves = sum(1 for g in nodes if not g.children)
+            tag = str(r["pair_tag"]) if "pair_tag" in r.index and isinstance(r["pair_tag"], str) else ""
+            if n_leaves <= max_leaves:
+                trees.append((n_leaves, str(r["dataset"]), tag, nodes))
+    figs, seen = [], set()
+    plt = None
+    for n_leaves, dataset, tag, nodes in sorted(trees, key=lambda t: (t[0], t[1], t[2])):
+        if (dataset, tag) in seen or len(figs) >= limit:
+            continue
+        seen.add((dataset, tag))
+        if plt is None:
+            import matplotlib.pyplot as plt
+        ax = plot_jst_graph(nodes)
+        ax.set_title(f"Joint surrogate tree: {dataset}" + (f" ({tag} pair)" if tag else "") + f", {n_leaves} leaves")
+        path = out / "plots" / _file_safe(f"jst_{dataset}_{tag}".rstrip("_") + ".png")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ax.figure.savefig(path, dpi=80, bbox_inches="tight")
+        plt.close(ax.figure)
+        figs.append(path)
+    return figs
+
+
+def _file_safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
 def _git_commit() -> str | None:
@@ -445,6 +514,19 @@ def _fmt(x: Any, d: int = 3) -> str:
     return f"{x:.{d}f}" if isinstance(x, (float, np.floating)) else str(x)
 
 
+def _stored_runs_line(records: list[ConfigRecord]) -> str | None:
+    """``- runs: N stored (CPU ...), at commits ...``: what the tables rest on, which a report made
+    with ``--no-run`` does not show in its own wall time."""
+    n = sum(r.n_runs for r in records)
+    if not n:
+        return None
+    cpu = sum(r.cpu_time for r in records)
+    commits = sorted({c for r in records for c in r.commits})
+    shown = ", ".join(commits[:6]) + (f", ... ({len(commits)} commits)" if len(commits) > 6 else "")
+    return (f"- runs: {n} stored, {cpu / 3600:.2f} CPU hours in all"
+            + (f", made at commit{'s' if len(commits) > 1 else ''} {shown}" if commits else ""))
+
+
 def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, scale: str, command: str = "",
                  started: datetime | None = None, wall_time: float | None = None) -> Path:
     """Write ``REPORT.md``: a summary over the papers, then per paper each table beside the paper's."""
@@ -459,6 +541,7 @@ def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, sca
             f"- date: {(started or datetime.now(timezone.utc)).isoformat(timespec='seconds')}",
             f"- commit: {commit}" if commit else None,
             f"- wall time: {wall_time:.0f} s" if wall_time is not None else None,
+            _stored_runs_line(records),
             f"- machine: {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores",
             f"- scale: {scale}" + ("" if scale == "full" else " (not the published protocol: see each table's "
                                                                   "protocol notes for what is reduced)")]
@@ -540,6 +623,9 @@ def _section_markers(scale: str) -> tuple[str, str]:
     return f"<!-- begin {scale} scale -->", f"<!-- end {scale} scale -->"
 
 
+_RECORD_ORDER = ("reduced", "smoke", "full")  # the reproduction record first, then what CI checks
+
+
 def write_record(report: str | os.PathLike, record: str | os.PathLike, *, scale: str,
                  summary_only: bool | None = None) -> Path:
     """Put ``report`` (a ``REPORT.md``) into the record file ``record`` as its ``scale`` section.
@@ -577,16 +663,10 @@ def write_record(report: str | os.PathLike, record: str | os.PathLike, *, scale:
     old = path.read_text() if path.is_file() else f"{RECORD_TITLE}\n\n{_RECORD_INTRO}\n"
     if begin in old and end in old:
         new = old[:old.index(begin)] + section + old[old.index(end) + len(end):]
-    else:
-        order = [s for s in SCALES if s != scale]
-        # sections in the order reduced, smoke, full; a new one goes before the first later scale present
-        rank = {"reduced": 0, "smoke": 1, "full": 2}
-        later = [_section_markers(s)[0] for s in order if rank[s] > rank[scale] and _section_markers(s)[0] in old]
-        if later:
-            at = min(old.index(m) for m in later)
-            new = old[:at] + section + "\n\n" + old[at:]
-        else:
-            new = old.rstrip() + "\n\n" + section + "\n"
+    else:  # sections in _RECORD_ORDER: a new one goes before the first later section present
+        later = [old.index(m) for m in (_section_markers(s)[0] for s in _RECORD_ORDER[_RECORD_ORDER.index(scale) + 1:])
+                 if m in old]
+        new = (old[:min(later)] + section + "\n\n" + old[min(later):]) if later else (old.rstrip() + "\n\n" + section + "\n")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(new)
     return path

@@ -72,6 +72,8 @@ __all__ = [
     "execute_run",
     "run_experiment",
     "default_out_dir",
+    "runs_source",
+    "stored_results",
     "select_pairs",
     "clear_caches",
     "memo_stats",
@@ -509,6 +511,78 @@ def _dump_atomic(obj: Any, path: Path) -> None:
 def default_out_dir(config: ExperimentConfig) -> Path:
     """``results/<name>`` (``results/<name>-smoke`` / ``-reduced`` at those scales) in the working directory."""
     return Path("results") / (config.name + ("" if config.scale == "full" else f"-{config.scale}"))
+
+
+def runs_source(config: ExperimentConfig, out_dir: str | os.PathLike | None = None
+                ) -> tuple[ExperimentConfig, Path]:
+    """The config whose runs ``config`` tabulates, and the directory that stores them.
+
+    A config without ``runs_from`` stores its own runs: ``(config, out_dir)`` (default
+    :func:`default_out_dir`). A config with ``runs_from: <stem>`` (e.g. the IMD paper's
+    Table 7, which reports other metrics of Table 1's runs) names a config in its own
+    directory that plans the very same runs; this returns that config at the same scale and
+    its directory: ``<out_dir>/../<stem>`` (the layout of ``reproduce``:
+    ``<root>/<paper>/<stem>``), or its default output directory when ``out_dir`` is None.
+
+    Raises
+    ------
+    ConfigError
+        The named config is missing, or does not plan the same runs (same config hash,
+        methods and grids, datasets, models or pairs, repetitions), so its results would not
+        be this config's.
+    """
+    from interpretopt.exceptions import ConfigError
+    from interpretopt.experiments.config import load_config
+
+    out = Path(out_dir) if out_dir is not None else None
+    if config.runs_from is None:
+        return config, out if out is not None else default_out_dir(config)
+    if config.path == "<string>":
+        raise ConfigError(config.path, [f"runs_from: {config.runs_from!r} names a config file beside this one, "
+                                        "but this config was not read from a file"])
+    path = Path(config.path).parent / f"{config.runs_from}.yaml"
+    if not path.is_file():
+        raise ConfigError(config.path, [f"runs_from: no config {path.name} in {path.parent}"])
+    src = load_config(path, scale=config.scale)
+    if src.runs_from is not None:
+        raise ConfigError(config.path, [f"runs_from: {path.name} itself reads the runs of {src.runs_from!r}; "
+                                        "name the config that holds the runs"])
+    same = {"config hash": src.config_hash == config.config_hash, "methods": src.methods == config.methods,
+            "models": src.models == config.models, "pairs": src.pairs == config.pairs,
+            "repetitions": src.repetitions == config.repetitions}
+    differ = [k for k, ok in same.items() if not ok]
+    if differ:
+        raise ConfigError(config.path, [f"runs_from: {path.name} does not plan the same runs at scale "
+                                        f"{config.scale!r} (its {', '.join(differ)} differ); give this config "
+                                        "its own runs (remove runs_from) or make the two configs' runs equal"])
+    return src, (out.parent / config.runs_from) if out is not None else default_out_dir(src)
+
+
+def stored_results(config: ExperimentConfig, out_dir: str | os.PathLike | None = None, *, ok_only: bool = False):
+    """The stored rows of ``config``'s runs (rows of its config hash) as a DataFrame.
+
+    Read from ``out_dir`` and, for a config with ``runs_from``, from the directory of the
+    config it names (:func:`runs_source`); a run stored in both is read from ``out_dir``.
+    """
+    import pandas as pd
+
+    from interpretopt.experiments.results import read_results
+
+    out = Path(out_dir) if out_dir is not None else default_out_dir(config)
+    dirs = [out]
+    if config.runs_from is not None:
+        src_dir = runs_source(config, out)[1]
+        if src_dir.resolve() != out.resolve():
+            dirs.append(src_dir)
+    frames = [read_results(d, config_hash=config.config_hash, ok_only=ok_only) for d in dirs
+              if (d / "runs").is_dir() or (d / "results.parquet").is_file()]
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return read_results(out, config_hash=config.config_hash, ok_only=ok_only)
+    if len(frames) == 1:
+        return frames[0]
+    df = pd.concat(frames, ignore_index=True)
+    return df.drop_duplicates("run_key", keep="first").reset_index(drop=True) if "run_key" in df.columns else df
 
 
 def _planning_context(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv) -> RunContext:

@@ -105,32 +105,32 @@ problem (1)-(4) / (5). At convergence with exact pricing ``rc_outside >= 0``, so
 rc_min = 0`` and the bound equals the restricted LP value: :func:`lagrangian_bound` is
 tight exactly when column generation has converged.
 
-This module only builds models and reads answers (``build_*``, ``extract_*``), states the
-same mathematics as arrays (``master_arrays``, ``master_columns``, ``pricing_arrays``) for
-the direct incremental solver path, and evaluates the bounds above from multipliers; it
-never solves.
+Each problem is stated once, as a :class:`~interpretopt._lp.LinearProgram` with named
+blocks (:func:`master_lp`, whose clause columns are :func:`master_columns`, and
+:func:`pricing_lp`); every solver path solves that value, and the Pyomo models
+(:func:`build_master`, :func:`build_pricing`) are built from it. The module also reads
+answers (``extract_*``) and evaluates the bounds above from multipliers; it never solves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
+from interpretopt._lp import ColumnBlock, LinearProgram, RowBlock
 from interpretopt._validation import check_in_range
 from interpretopt.exceptions import InputError
 
 __all__ = [
     "MasterSpec",
-    "MasterArrays",
     "MasterSolution",
-    "PricingArrays",
     "aggregate_samples",
     "build_master",
     "extract_master",
-    "master_arrays",
+    "master_lp",
     "master_columns",
     "master_objective",
     "pricing_weights",
@@ -141,9 +141,10 @@ __all__ = [
     "depth1_bound",
     "unique_rows",
     "build_pricing",
+    "pricing_lp",
     "set_pricing_objective",
     "extract_pricing",
-    "pricing_arrays",
+    "pricing_clause",
 ]
 
 _COMPLEXITIES = ("literals+1", "literals")
@@ -264,6 +265,20 @@ def aggregate_samples(cover, y, sample_weight=None):
     return cov[first], yb[first].astype(np.int8), weight.astype(float)
 
 
+def _columns_data(cover, y, n_literals, grounded, sample_weight):
+    """Checked ``(labels, coverage, n_literals, grounded mask, sample weights)`` of a set of clause columns."""
+    yb = _check_y(y)
+    cov = _as_cover(cover, yb.shape[0])
+    K = cov.shape[1]
+    n_literals = np.asarray(n_literals, dtype=float).reshape(-1)
+    if n_literals.shape[0] != K:
+        raise InputError(f"n_literals has {n_literals.shape[0]} entries for {K} columns")
+    grounded = np.zeros(K, dtype=bool) if grounded is None else np.asarray(grounded, dtype=bool).reshape(-1)
+    if grounded.shape[0] != K:
+        raise InputError(f"grounded has {grounded.shape[0]} entries for {K} columns")
+    return yb, cov, n_literals, grounded, _weights(sample_weight, yb.shape[0])
+
+
 def _grounding_mask(grounding: Sequence[int] | np.ndarray, K: int) -> np.ndarray:
     mask = np.zeros(K, dtype=bool)
     idx = np.asarray(list(grounding), dtype=int)
@@ -271,27 +286,6 @@ def _grounding_mask(grounding: Sequence[int] | np.ndarray, K: int) -> np.ndarray
         raise InputError(f"grounding column indices must be in [0, {K}), got {idx.tolist()}")
     mask[idx] = True
     return mask
-
-
-@dataclass
-class MasterArrays:
-    """The master as arrays: columns ``[xi_P ..., w_K ...]``, rows ``[(2) for P ..., (3)]``.
-
-    ``lower <= A x <= upper`` row-wise, ``col_lower <= x <= col_upper``, minimize
-    ``cost @ x + constant``; ``integer`` marks the ``w`` columns of the integer master.
-    """
-
-    cost: np.ndarray
-    A: sp.csc_matrix
-    row_lower: np.ndarray
-    row_upper: np.ndarray
-    col_lower: np.ndarray
-    col_upper: np.ndarray
-    integer: np.ndarray
-    constant: float
-    n_pos: int
-    has_complexity_row: bool
-    positives: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
 
 
 def master_columns(cover, y, n_literals, spec: MasterSpec, *, grounded=None, relax: bool = True,
@@ -319,14 +313,8 @@ def master_columns(cover, y, n_literals, spec: MasterSpec, *, grounded=None, rel
         Rows (2) restricted to positives, then row (3) coefficients ``c_k`` in the constraint form.
     upper : (K,) float
     """
-    yb = _check_y(y)
-    cov = _as_cover(cover, yb.shape[0])
+    yb, cov, n_literals, grounded, sw = _columns_data(cover, y, n_literals, grounded, sample_weight)
     K = cov.shape[1]
-    n_literals = np.asarray(n_literals, dtype=float).reshape(-1)
-    if n_literals.shape[0] != K:
-        raise InputError(f"n_literals has {n_literals.shape[0]} entries for {K} columns")
-    grounded = np.zeros(K, dtype=bool) if grounded is None else np.asarray(grounded, dtype=bool)
-    sw = _weights(sample_weight, yb.shape[0])
     fp = np.asarray(cov[~yb].T @ sw[~yb]).ravel().astype(float)
     cost = spec.loss_scale * fp + spec.clause_penalty(n_literals) - spec.grounding_penalty * grounded
     block = cov[yb].astype(float)
@@ -336,30 +324,34 @@ def master_columns(cover, y, n_literals, spec: MasterSpec, *, grounded=None, rel
     return cost, sp.csc_matrix(block), upper
 
 
-def master_arrays(cover, y, n_literals, spec: MasterSpec, *, grounding=(), relax: bool = True,
-                  sample_weight=None) -> MasterArrays:
-    """The master problem (LP relaxation or integer master) as arrays; same model as :func:`build_master`."""
+def master_lp(cover, y, n_literals, spec: MasterSpec, *, grounding=(), relax: bool = True,
+              sample_weight=None) -> LinearProgram:
+    """The master problem (1)-(4) / (5) or the light form as a :class:`~interpretopt._lp.LinearProgram`.
+
+    Column blocks ``xi`` (labelled by the positive sample indices) and ``w`` (the clauses,
+    :func:`master_columns`); row blocks ``cover`` (rows (2), labelled as ``xi``) and, in the
+    constraint form, the scalar ``complexity`` (row (3)); the objective's constant is the
+    grounding term ``g |U|``. ``relax=False`` gives the integer master (``w`` binary).
+    """
     yb = _check_y(y)
     cov = _as_cover(cover, yb.shape[0])
     K = cov.shape[1]
     grounded = _grounding_mask(grounding, K)
-    n_pos = int(yb.sum())
+    pos = np.flatnonzero(yb)
+    n_pos = pos.size
     sw = _weights(sample_weight, yb.shape[0])
     cost_w, block, upper_w = master_columns(cov, yb.astype(int), n_literals, spec, grounded=grounded, relax=relax,
                                             sample_weight=sw)
-    n_rows = n_pos + (1 if spec.form == "constraint" else 0)
-    xi_block = sp.eye(n_rows, n_pos, format="csc")
-    A = sp.hstack([xi_block, block], format="csc")
-    row_lower = np.concatenate([np.ones(n_pos), [-np.inf] if spec.form == "constraint" else []])
-    row_upper = np.concatenate([np.full(n_pos, np.inf), [float(spec.C)] if spec.form == "constraint" else []])
-    cost = np.concatenate([spec.loss_scale * sw[yb], cost_w])
-    return MasterArrays(
-        cost=cost, A=A, row_lower=row_lower, row_upper=row_upper,
-        col_lower=np.zeros(n_pos + K), col_upper=np.concatenate([np.full(n_pos, np.inf), upper_w]),
-        integer=np.concatenate([np.zeros(n_pos, dtype=bool), np.full(K, not relax)]),
-        constant=spec.grounding_penalty * float(grounded.sum()), n_pos=n_pos,
-        has_complexity_row=spec.form == "constraint", positives=np.flatnonzero(yb),
-    )
+    block = block.tocsr()
+    rows = [RowBlock("cover", sp.hstack([sp.eye(n_pos, format="csr"), block[:n_pos]], format="csr"), lower=1.0,
+                     labels=pos)]
+    if spec.form == "constraint":
+        rows.append(RowBlock("complexity", sp.hstack([sp.csr_matrix((1, n_pos)), block[n_pos:]], format="csr"),
+                             upper=float(spec.C), scalar=True))
+    return LinearProgram.assemble(
+        [ColumnBlock("xi", spec.loss_scale * sw[yb], labels=pos),
+         ColumnBlock("w", cost_w, upper=upper_w, integer=not relax)],
+        rows, offset=spec.grounding_penalty * float(grounded.sum()), sense="min", name="brcg_master")
 
 
 def master_objective(selected, cover, y, n_literals, spec: MasterSpec, *, grounding=(), sample_weight=None) -> float:
@@ -379,67 +371,23 @@ def master_objective(selected, cover, y, n_literals, spec: MasterSpec, *, ground
 
 
 def build_master(cover, y, n_literals, spec: MasterSpec, *, grounding=(), relax: bool = True, sample_weight=None):
-    """Pyomo model of the (restricted) master problem.
+    """Pyomo model of the (restricted) master problem, built from :func:`master_lp` (same parameters).
 
-    Components: ``m.P`` (positive sample indices), ``m.K`` (columns), ``m.xi``, ``m.w``,
-    ``m.hamming`` (expression (1)), ``m.cover[i]`` (rows (2)), ``m.complexity`` (row (3),
+    Components: ``m.P`` (positive sample indices), ``m.K`` (columns), ``m.U`` (grounding
+    columns), ``m.xi``, ``m.w``, ``m.cover[i]`` (rows (2)), ``m.complexity`` (row (3),
     constraint form), ``m.obj``. With ``relax=True`` the model carries an import Suffix
     ``m.dual``; the dual of ``m.cover[i]`` is ``mu_i >= 0`` and of ``m.complexity`` is
     ``-lambda <= 0``. ``sample_weight`` weights each sample's Hamming loss (e.g. the
     multiplicities from :func:`aggregate_samples`).
     """
     import pyomo.environ as pyo
-    from pyomo.core.expr.numeric_expr import LinearExpression
 
-    yb = _check_y(y)
-    cov = _as_cover(cover, yb.shape[0])
-    n, K = cov.shape
-    n_literals = np.asarray(n_literals, dtype=float).reshape(-1)
-    if n_literals.shape[0] != K:
-        raise InputError(f"n_literals has {n_literals.shape[0]} entries for {K} columns")
-    grounded = _grounding_mask(grounding, K)
-    pos = np.flatnonzero(yb)
-    sw = _weights(sample_weight, n)
-    fp = np.asarray(cov[~yb].T @ sw[~yb]).ravel().astype(float)
-    c = spec.clause_complexity(n_literals)
-    pen = spec.clause_penalty(n_literals)
-
-    m = pyo.ConcreteModel(name="brcg_master")
-    m.P = pyo.Set(initialize=pos.tolist(), ordered=True)
+    lp = master_lp(cover, y, n_literals, spec, grounding=grounding, relax=relax, sample_weight=sample_weight)
+    m = lp.to_pyomo()
+    K = lp.cols("w").stop - lp.cols("w").start
+    m.P = pyo.Set(initialize=lp.col_labels["xi"], ordered=True)
     m.K = pyo.Set(initialize=range(K), ordered=True)
-    m.U = pyo.Set(initialize=np.flatnonzero(grounded).tolist(), within=m.K, ordered=True)
-    m.xi = pyo.Var(m.P, domain=pyo.NonNegativeReals)
-    if relax:
-        m.w = pyo.Var(m.K, domain=pyo.NonNegativeReals)
-        for u in m.U:
-            m.w[u].setub(1.0)
-    else:
-        m.w = pyo.Var(m.K, domain=pyo.Binary)
-
-    cov_pos = cov[pos].tocsr()
-    rows = {}
-    for r, i in enumerate(pos):
-        start, end = cov_pos.indptr[r], cov_pos.indptr[r + 1]
-        ks = cov_pos.indices[start:end]
-        rows[int(i)] = ks
-    m.cover = pyo.Constraint(
-        m.P,
-        rule=lambda m, i: LinearExpression(constant=0.0, linear_coefs=[1.0] + [1.0] * len(rows[i]),
-                                           linear_vars=[m.xi[i]] + [m.w[int(k)] for k in rows[i]]) >= 1,
-    )
-    if spec.form == "constraint":
-        m.complexity = pyo.Constraint(
-            expr=LinearExpression(constant=0.0, linear_coefs=c.tolist(), linear_vars=[m.w[k] for k in m.K])
-            <= float(spec.C))
-    m.hamming = pyo.Expression(expr=LinearExpression(
-        constant=0.0, linear_coefs=sw[pos].tolist() + fp.tolist(),
-        linear_vars=[m.xi[i] for i in m.P] + [m.w[k] for k in m.K]))
-    ground_const = spec.grounding_penalty * float(grounded.sum())
-    coefs = (pen - spec.grounding_penalty * grounded).tolist()
-    m.obj = pyo.Objective(
-        expr=spec.loss_scale * m.hamming
-        + LinearExpression(constant=ground_const, linear_coefs=coefs, linear_vars=[m.w[k] for k in m.K]),
-        sense=pyo.minimize)
+    m.U = pyo.Set(initialize=np.flatnonzero(_grounding_mask(grounding, K)).tolist(), within=m.K, ordered=True)
     if relax:
         m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
     return m
@@ -614,16 +562,8 @@ def lagrangian_terms(spec: MasterSpec, y, mu, lam: float, cover, n_literals, *, 
     sample_weight : (n,) or None
         Row weights (multiplicities of merged rows).
     """
-    yb = _check_y(y)
-    cov = _as_cover(cover, yb.shape[0])
+    yb, cov, n_literals, grounded, sw = _columns_data(cover, y, n_literals, grounded, sample_weight)
     K = cov.shape[1]
-    n_literals = np.asarray(n_literals, dtype=float).reshape(-1)
-    if n_literals.shape[0] != K:
-        raise InputError(f"n_literals has {n_literals.shape[0]} entries for {K} columns")
-    grounded = np.zeros(K, dtype=bool) if grounded is None else np.asarray(grounded, dtype=bool).reshape(-1)
-    if grounded.shape[0] != K:
-        raise InputError(f"grounded has {grounded.shape[0]} entries for {K} columns")
-    sw = _weights(sample_weight, yb.shape[0])
     s = spec.loss_scale * sw[yb]
     mu = np.asarray(mu, dtype=float).reshape(-1)
     if mu.shape[0] != s.shape[0]:
@@ -666,20 +606,19 @@ def _zero_sets(X_bin: np.ndarray):
     return sp.csr_matrix(~np.asarray(X_bin, dtype=bool), dtype=float)
 
 
-def build_pricing(X_bin, y, r, a: float, b: float, max_literals: int, *, exclude: Sequence[Sequence[int]] = (),
-                  samples=None):
-    """Pyomo model of the aggregated pricing MILP.
+def pricing_lp(X_bin, y, r, a: float, b: float, max_literals: int, *, exclude: Sequence[Sequence[int]] = (),
+               samples=None, cutoff: float | None = None) -> LinearProgram:
+    """The aggregated pricing MILP as a :class:`~interpretopt._lp.LinearProgram`.
 
-    Components: ``m.J`` (literals), ``m.I`` (samples kept: ``samples``, default all; samples
-    with ``r_i = 0`` may be left out), ``m.IP``/``m.IZ`` (positives/negatives among them), ``m.z``,
-    ``m.delta`` (binary on positives, continuous in [0, 1] on negatives), ``m.r``, ``m.a``,
-    ``m.b`` (mutable parameters: only the objective changes between iterations),
-    ``m.pos_row``, ``m.neg_row``, ``m.size_max``, ``m.size_min``, ``m.exclude`` (no-good
-    cuts removing the clauses in ``exclude``, e.g. the grounding clauses).
+    Column blocks ``z`` (literals, binary) and ``delta`` (the samples kept: ``samples``,
+    default all, in that order; binary on positives, in [0, 1] on negatives; samples with
+    ``r_i = 0`` may be left out); row blocks ``pos_row`` / ``neg_row`` (labelled by sample
+    index), the scalar ``size`` (``1 <= sum_j z_j <= D``), ``exclude`` (no-good cuts
+    removing the clauses in ``exclude``, e.g. the grounding clauses) and the scalar
+    ``cutoff_row`` (reduced cost ``<= cutoff``, free when ``cutoff`` is None; an infeasible
+    program then proves that no clause has a reduced cost at or below it). The objective's
+    constant is ``a``.
     """
-    import pyomo.environ as pyo
-    from pyomo.core.expr.numeric_expr import LinearExpression
-
     X_bin = np.asarray(X_bin, dtype=bool)
     n, J = X_bin.shape
     r = np.asarray(r, dtype=float)
@@ -688,64 +627,73 @@ def build_pricing(X_bin, y, r, a: float, b: float, max_literals: int, *, exclude
         raise InputError(f"max_literals must be >= 1, got {max_literals}")
     yb = _check_y(y)
     keep = np.arange(n) if samples is None else np.asarray(samples, dtype=int)
-    S = _zero_sets(X_bin).tocsr()
-    pos_set = set(np.flatnonzero(yb).tolist())
-
-    m = pyo.ConcreteModel(name="brcg_pricing")
-    m.J = pyo.Set(initialize=range(J), ordered=True)
-    m.I = pyo.Set(initialize=keep.tolist(), ordered=True)
-    m.IP = pyo.Set(initialize=[i for i in keep.tolist() if i in pos_set], ordered=True)
-    m.IZ = pyo.Set(initialize=[i for i in keep.tolist() if i not in pos_set], ordered=True)
-    m.z = pyo.Var(m.J, domain=pyo.Binary)
-    m.delta = pyo.Var(m.I, bounds=(0, 1), domain=pyo.Reals)
-    for i in m.IP:
-        m.delta[i].domain = pyo.Binary
-    m.r = pyo.Param(m.I, initialize={int(i): float(r[i]) for i in keep}, mutable=True)
-    m.a = pyo.Param(initialize=float(a), mutable=True)
-    m.b = pyo.Param(initialize=float(b), mutable=True)
-
-    def zs(i):
-        s, e = S.indptr[i], S.indptr[i + 1]
-        return S.indices[s:e]
-
-    m.pos_row = pyo.Constraint(m.IP, rule=lambda m, i: LinearExpression(
-        constant=0.0, linear_coefs=[float(D)] + [1.0] * len(zs(i)),
-        linear_vars=[m.delta[i]] + [m.z[int(j)] for j in zs(i)]) <= D)
-    m.neg_row = pyo.Constraint(m.IZ, rule=lambda m, i: LinearExpression(
-        constant=0.0, linear_coefs=[1.0] + [1.0] * len(zs(i)),
-        linear_vars=[m.delta[i]] + [m.z[int(j)] for j in zs(i)]) >= 1)
-    size = LinearExpression(constant=0.0, linear_coefs=[1.0] * J, linear_vars=[m.z[j] for j in m.J])
-    m.size_max = pyo.Constraint(expr=size <= D)
-    m.size_min = pyo.Constraint(expr=size >= 1)
-    excl = [tuple(sorted(int(j) for j in c)) for c in exclude if len(c) > 0]
-    m.E = pyo.Set(initialize=range(len(excl)))
-    m.exclude = pyo.Constraint(m.E, rule=lambda m, e: pyo.quicksum(m.z[j] for j in excl[e])
-                               - pyo.quicksum(m.z[j] for j in m.J if j not in set(excl[e])) <= len(excl[e]) - 1)
-    m.obj = pyo.Objective(expr=m.a + m.b * pyo.quicksum(m.z[j] for j in m.J)
-                          + pyo.quicksum(m.r[i] * m.delta[i] for i in m.I), sense=pyo.minimize)
-    # objective cutoff (only clauses of reduced cost <= cutoff are feasible); inactive until set
-    m.cutoff = pyo.Param(initialize=0.0, mutable=True)
-    m.cutoff_row = pyo.Constraint(expr=m.obj.expr <= m.cutoff)
-    m.cutoff_row.deactivate()
-    return m
+    is_pos = yb[keep]
+    IP, IZ = keep[is_pos], keep[~is_pos]
+    S = _zero_sets(X_bin)
+    nP, nZ, nI = IP.size, IZ.size, keep.size
+    # delta columns in the order of keep; positive rows, then negative rows, in that order
+    delta_pos = sp.csr_matrix((np.full(nP, float(D)), (np.arange(nP), np.flatnonzero(is_pos))), shape=(nP, nI))
+    delta_neg = sp.csr_matrix((np.ones(nZ), (np.arange(nZ), np.flatnonzero(~is_pos))), shape=(nZ, nI))
+    excl = [sorted(set(int(j) for j in c)) for c in exclude if len(c) > 0]
+    E = np.full((len(excl), J), -1.0)
+    for e, c in enumerate(excl):
+        E[e, c] = 1.0
+    cost = np.concatenate([np.full(J, float(b)), r[keep]])
+    rows = [
+        RowBlock("pos_row", sp.hstack([S[IP], delta_pos], format="csr"), upper=float(D), labels=IP),
+        RowBlock("neg_row", sp.hstack([S[IZ], delta_neg], format="csr"), lower=1.0, labels=IZ),
+        RowBlock("size", sp.hstack([sp.csr_matrix(np.ones((1, J))), sp.csr_matrix((1, nI))], format="csr"),
+                 lower=1.0, upper=float(D), scalar=True),
+        RowBlock("exclude", sp.hstack([sp.csr_matrix(E), sp.csr_matrix((len(excl), nI))], format="csr"),
+                 upper=np.array([len(c) - 1.0 for c in excl])),
+        RowBlock("cutoff_row", sp.csr_matrix(cost[None, :]), upper=_cutoff_rhs(cutoff, a), scalar=True),
+    ]
+    return LinearProgram.assemble(
+        [ColumnBlock("z", cost[:J], upper=1.0, integer=True),
+         ColumnBlock("delta", cost[J:], upper=1.0, integer=is_pos, labels=keep)],
+        rows, offset=float(a), sense="min", name="brcg_pricing")
 
 
-def set_pricing_objective(m, r, a: float, b: float, cutoff: float | None = None) -> None:
-    """Update the pricing objective in place (new duals); the model structure does not change.
+def _cutoff_rhs(cutoff: float | None, a: float) -> float:
+    return np.inf if cutoff is None else float(cutoff) - float(a)
 
-    ``cutoff`` activates the row ``objective <= cutoff`` (an infeasible model then proves
-    that no clause has a reduced cost at or below it); ``None`` deactivates it.
+
+def set_pricing_objective(lp: LinearProgram, r, a: float, b: float, cutoff: float | None = None) -> LinearProgram:
+    """The program of :func:`pricing_lp` with new duals: objective ``a + b |z| + r delta`` and cutoff row.
+
+    Only the costs, the constant and the cutoff row change (the structure is shared);
+    ``cutoff=None`` leaves the cutoff row free.
     """
+    zs, ds, cut = lp.cols("z"), lp.cols("delta"), lp.rows("cutoff_row")
+    if cut.stop != lp.n_rows:
+        raise InputError("the cutoff row must be the last row of the pricing program")
     r = np.asarray(r, dtype=float)
-    for i in m.I:
-        m.r[i] = float(r[i])
-    m.a = float(a)
-    m.b = float(b)
-    if cutoff is None:
-        m.cutoff_row.deactivate()
-    else:
-        m.cutoff = float(cutoff)
-        m.cutoff_row.activate()
+    cost = np.concatenate([np.full(zs.stop - zs.start, float(b)), r[np.asarray(lp.col_labels["delta"], dtype=int)]])
+    if ds.stop != cost.shape[0]:
+        raise InputError("the pricing program's columns must be z then delta")
+    A = sp.csr_array(sp.vstack([lp.A[: cut.start], sp.csr_array(cost[None, :])], format="csr"))
+    upper = lp.row_upper.copy()
+    upper[cut.start] = _cutoff_rhs(cutoff, a)
+    return lp.with_changes(c=cost, offset=float(a), A=A, row_upper=upper)
+
+
+def build_pricing(X_bin, y, r, a: float, b: float, max_literals: int, *, exclude: Sequence[Sequence[int]] = (),
+                  samples=None, cutoff: float | None = None):
+    """Pyomo model of the aggregated pricing MILP, built from :func:`pricing_lp` (same parameters).
+
+    Components: ``m.J`` (literals), ``m.I`` (samples kept), ``m.IP``/``m.IZ`` (positives /
+    negatives among them), ``m.z``, ``m.delta``, ``m.pos_row``, ``m.neg_row``, ``m.size``,
+    ``m.exclude``, ``m.cutoff_row`` (present only with a ``cutoff``), ``m.obj``.
+    """
+    import pyomo.environ as pyo
+
+    lp = pricing_lp(X_bin, y, r, a, b, max_literals, exclude=exclude, samples=samples, cutoff=cutoff)
+    m = lp.to_pyomo()
+    m.J = pyo.Set(initialize=range(lp.cols("z").stop), ordered=True)
+    m.I = pyo.Set(initialize=lp.col_labels["delta"], ordered=True)
+    m.IP = pyo.Set(initialize=lp.row_labels["pos_row"], ordered=True)
+    m.IZ = pyo.Set(initialize=lp.row_labels["neg_row"], ordered=True)
+    return m
 
 
 def extract_pricing(m, *, threshold: float = 0.5) -> tuple[int, ...]:
@@ -755,59 +703,6 @@ def extract_pricing(m, *, threshold: float = 0.5) -> tuple[int, ...]:
     return tuple(int(j) for j in m.J if (pyo.value(m.z[j], exception=False) or 0.0) > threshold)
 
 
-@dataclass
-class PricingArrays:
-    """Aggregated pricing MILP as arrays: columns ``[z_J ..., delta_I ...]``; rows ``[pos rows, neg rows,
-    size row, exclusion rows]``; ``I`` lists the sample index of each delta column."""
-
-    cost: np.ndarray
-    A: sp.csc_matrix
-    row_lower: np.ndarray
-    row_upper: np.ndarray
-    col_lower: np.ndarray
-    col_upper: np.ndarray
-    integer: np.ndarray
-    constant: float
-    I: np.ndarray
-    n_literals: int
-
-
-def pricing_arrays(X_bin, y, r, a: float, b: float, max_literals: int, *, exclude: Sequence[Sequence[int]] = (),
-                   samples=None) -> PricingArrays:
-    """The aggregated pricing MILP of :func:`build_pricing` as arrays."""
-    X_bin = np.asarray(X_bin, dtype=bool)
-    n, J = X_bin.shape
-    r = np.asarray(r, dtype=float)
-    D = float(int(max_literals))
-    yb = _check_y(y)
-    keep = np.arange(n) if samples is None else np.asarray(samples, dtype=int)
-    is_pos = yb[keep]
-    IP, IZ = keep[is_pos], keep[~is_pos]
-    S = _zero_sets(X_bin)
-    nP, nZ, nI = IP.size, IZ.size, keep.size
-    # delta columns ordered as keep; row order: IP rows, IZ rows
-    order_pos = np.flatnonzero(is_pos)
-    order_neg = np.flatnonzero(~is_pos)
-    rows_z = sp.vstack([S[IP], S[IZ], sp.csr_matrix(np.ones((1, J)))]).tocsr()
-    delta_block = sp.lil_matrix((nP + nZ + 1, nI))
-    delta_block[np.arange(nP), order_pos] = D
-    delta_block[nP + np.arange(nZ), order_neg] = 1.0
-    blocks = [sp.hstack([rows_z, delta_block.tocsr()])]
-    lower = [np.full(nP, -np.inf), np.ones(nZ), [1.0]]
-    upper = [np.full(nP, D), np.full(nZ, np.inf), [D]]
-    for c in exclude:
-        c = sorted(set(int(j) for j in c))
-        if not c:
-            continue
-        row = -np.ones(J)
-        row[c] = 1.0
-        blocks.append(sp.hstack([sp.csr_matrix(row[None, :]), sp.csr_matrix((1, nI))]))
-        lower.append([-np.inf])
-        upper.append([len(c) - 1.0])
-    A = sp.vstack(blocks).tocsc()
-    return PricingArrays(
-        cost=np.concatenate([np.full(J, float(b)), r[keep]]), A=A,
-        row_lower=np.concatenate([np.asarray(x, dtype=float) for x in lower]),
-        row_upper=np.concatenate([np.asarray(x, dtype=float) for x in upper]),
-        col_lower=np.zeros(J + nI), col_upper=np.ones(J + nI),
-        integer=np.concatenate([np.ones(J, dtype=bool), is_pos]), constant=float(a), I=keep, n_literals=J)
+def pricing_clause(x, lp: LinearProgram, *, threshold: float = 0.5) -> tuple[int, ...]:
+    """Literal indices chosen by a primal vector of :func:`pricing_lp`'s program ``lp``."""
+    return tuple(int(j) for j in np.flatnonzero(np.asarray(x, dtype=float)[lp.cols("z")] > threshold))

@@ -21,13 +21,14 @@ unbounded signals a numerical failure.
 Class weights for unbalanced nodes enter through ``s_i``: ``class_weight="balanced"``
 gives ``s_i = n / (2 n_{y_i})`` (scikit-learn's convention).
 
-Pyomo components carry the symbols: ``m.w_pos``, ``m.w_neg`` (indexed by ``m.J``),
-``m.w0``, ``m.xi`` (indexed by ``m.I``), ``m.margin`` (one row per sample), ``m.obj``.
-:func:`build` returns the model and :func:`extract` reads the hyperplane back; neither
-solves. :func:`matrix_form` gives the same LP as arrays (columns ``w^+, w^-, w_0, \\xi``,
-rows ``margin``); tests check that it equals the translation of the Pyomo model.
+The LP is stated once, by :func:`primal_lp`, as a :class:`~interpretopt._lp.LinearProgram`
+with the column blocks ``w_pos``, ``w_neg`` (``d`` each), ``w0`` (scalar), ``xi`` (``n``) and
+the row block ``margin`` (one row per sample). :func:`build` is its Pyomo model (built from
+the program: components named as the blocks, and ``m.obj``); :func:`extract` reads the
+hyperplane from a solved model and :func:`solution_from_vector` from a primal vector; none
+of them solves.
 
-The dual LP (:func:`dual_matrix_form`), with one multiplier ``alpha_i`` per margin row:
+The dual LP (:func:`dual_lp`), with one multiplier ``alpha_i`` per margin row:
 
 .. math::
 
@@ -51,10 +52,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from interpretopt._lp import ColumnBlock, LinearProgram, RowBlock
 from interpretopt.exceptions import InputError
 
-__all__ = ["SVMSolution", "SVMArrays", "SVMDualArrays", "signed_labels", "sample_weights", "build", "extract",
-           "matrix_form", "solution_from_vector", "dual_matrix_form", "solution_from_duals"]
+__all__ = ["SVMSolution", "signed_labels", "sample_weights", "primal_lp", "build", "extract",
+           "solution_from_vector", "dual_lp", "solution_from_duals"]
 
 
 @dataclass(frozen=True)
@@ -82,21 +84,6 @@ class SVMSolution:
     def predict(self, X: Any) -> np.ndarray:
         """Labels in {-1, +1} (ties go to -1, the side ``w . x + w0 <= 0``)."""
         return np.where(self.decision_function(X) > 0, 1, -1)
-
-
-@dataclass(frozen=True)
-class SVMArrays:
-    """The LP of :func:`build` as arrays: ``min c.x  s.t.  row_lower <= A x <= row_upper,
-    col_lower <= x <= col_upper``, columns ``[w^+ (d), w^- (d), w0, xi (n)]``."""
-
-    c: np.ndarray
-    A: sp.csc_array
-    row_lower: np.ndarray
-    row_upper: np.ndarray
-    col_lower: np.ndarray
-    col_upper: np.ndarray
-    n_features: int
-    n_samples: int
 
 
 def signed_labels(y: Any) -> np.ndarray:
@@ -160,8 +147,9 @@ def _check(X: Any, y: Any, C: float) -> tuple[np.ndarray, np.ndarray]:
     return X, ys
 
 
-def build(X: Any, y: Any, *, C: float = 1.0, class_weight: Any = "balanced", sample_weight: Any = None):
-    """The L1-norm SVM LP as a Pyomo ``ConcreteModel`` (see the module docstring).
+def primal_lp(X: Any, y: Any, *, C: float = 1.0, class_weight: Any = "balanced",
+              sample_weight: Any = None) -> LinearProgram:
+    """The L1-norm SVM LP of the module docstring as a :class:`~interpretopt._lp.LinearProgram`.
 
     Parameters
     ----------
@@ -175,35 +163,26 @@ def build(X: Any, y: Any, *, C: float = 1.0, class_weight: Any = "balanced", sam
 
     Returns
     -------
-    pyomo.environ.ConcreteModel
+    LinearProgram
+        Columns ``w_pos`` (d), ``w_neg`` (d), ``w0`` (free), ``xi`` (n); rows ``margin`` (n).
     """
-    import pyomo.environ as pyo
-    from pyomo.core.expr.numeric_expr import LinearExpression
-
     X, ys = _check(X, y, C)
     n, d = X.shape
     s = sample_weights(ys, class_weight, sample_weight)
-    m = pyo.ConcreteModel(name="l1_svm")
-    m.J = pyo.RangeSet(0, d - 1)
-    m.I = pyo.RangeSet(0, n - 1)
-    m.w_pos = pyo.Var(m.J, domain=pyo.NonNegativeReals)
-    m.w_neg = pyo.Var(m.J, domain=pyo.NonNegativeReals)
-    m.w0 = pyo.Var(domain=pyo.Reals)
-    m.xi = pyo.Var(m.I, domain=pyo.NonNegativeReals)
-    m.C = float(C)
-    wp = [m.w_pos[j] for j in range(d)]
-    wn = [m.w_neg[j] for j in range(d)]
     YX = ys[:, None] * X
-    coefs = np.hstack([YX, -YX, ys[:, None], np.ones((n, 1))]).tolist()
+    margin = sp.hstack([sp.csr_array(np.hstack([YX, -YX, ys[:, None]])), sp.eye_array(n, format="csr")],
+                       format="csr")
+    return LinearProgram.assemble(
+        [ColumnBlock("w_pos", np.ones(d)), ColumnBlock("w_neg", np.ones(d)),
+         ColumnBlock("w0", [0.0], lower=-np.inf, scalar=True), ColumnBlock("xi", float(C) * s)],
+        [RowBlock("margin", margin, lower=1.0)], sense="min", name="l1_svm")
 
-    def margin_rule(m, i):
-        return LinearExpression(constant=0.0, linear_coefs=coefs[i], linear_vars=wp + wn + [m.w0, m.xi[i]]) >= 1.0
 
-    m.margin = pyo.Constraint(m.I, rule=margin_rule)
-    obj_coefs = [1.0] * (2 * d) + (float(C) * s).tolist()
-    m.obj = pyo.Objective(expr=LinearExpression(constant=0.0, linear_coefs=obj_coefs,
-                                                linear_vars=wp + wn + [m.xi[i] for i in range(n)]),
-                          sense=pyo.minimize)
+def build(X: Any, y: Any, *, C: float = 1.0, class_weight: Any = "balanced", sample_weight: Any = None):
+    """The Pyomo model of :func:`primal_lp` (same parameters): ``m.w_pos``, ``m.w_neg``, ``m.w0``,
+    ``m.xi``, ``m.margin``, ``m.obj``."""
+    m = primal_lp(X, y, C=C, class_weight=class_weight, sample_weight=sample_weight).to_pyomo()
+    m.C = float(C)
     return m
 
 
@@ -211,90 +190,62 @@ def extract(m) -> SVMSolution:
     """The hyperplane of a solved :func:`build` model."""
     import pyomo.environ as pyo
 
-    d = len(m.J)
+    d, n = len(m.w_pos), len(m.xi)
     wp = np.array([pyo.value(m.w_pos[j]) for j in range(d)], dtype=float)
     wn = np.array([pyo.value(m.w_neg[j]) for j in range(d)], dtype=float)
-    xi = np.array([pyo.value(m.xi[i]) for i in m.I], dtype=float)
+    xi = np.array([pyo.value(m.xi[i]) for i in range(n)], dtype=float)
     return SVMSolution(w=wp - wn, w0=float(pyo.value(m.w0)), xi=xi, objective=float(pyo.value(m.obj)))
 
 
-def matrix_form(X: Any, y: Any, *, C: float = 1.0, class_weight: Any = "balanced",
-                sample_weight: Any = None) -> SVMArrays:
-    """The LP of :func:`build` as arrays, built with numpy only (columns ``w^+, w^-, w0, xi``)."""
-    X, ys = _check(X, y, C)
-    n, d = X.shape
-    s = sample_weights(ys, class_weight, sample_weight)
-    YX = ys[:, None] * X
-    dense = np.hstack([YX, -YX, ys[:, None]])  # (n, 2d + 1)
-    left = sp.csc_array(dense)
-    right = sp.csc_array((np.ones(n), (np.arange(n), np.arange(n))), shape=(n, n))
-    A = sp.hstack([left, right], format="csc")
-    c = np.concatenate([np.ones(2 * d), [0.0], float(C) * s])
-    col_lower = np.concatenate([np.zeros(2 * d), [-np.inf], np.zeros(n)])
-    col_upper = np.full(2 * d + 1 + n, np.inf)
-    return SVMArrays(c=c, A=sp.csc_array(A), row_lower=np.ones(n), row_upper=np.full(n, np.inf),
-                     col_lower=col_lower, col_upper=col_upper, n_features=d, n_samples=n)
-
-
-def solution_from_vector(x: np.ndarray, arrays: SVMArrays) -> SVMSolution:
-    """The hyperplane from a primal vector in :func:`matrix_form`'s column order."""
-    d, n = arrays.n_features, arrays.n_samples
+def solution_from_vector(x: np.ndarray, lp: LinearProgram) -> SVMSolution:
+    """The hyperplane from a primal vector of :func:`primal_lp`'s program ``lp``."""
     x = np.asarray(x, dtype=float)
-    if x.shape != (2 * d + 1 + n,):
-        raise InputError(f"primal vector has shape {x.shape}, expected ({2 * d + 1 + n},)")
-    return SVMSolution(w=x[:d] - x[d:2 * d], w0=float(x[2 * d]), xi=x[2 * d + 1:].copy(),
-                       objective=float(arrays.c @ x))
+    if x.shape != (lp.n_cols,):
+        raise InputError(f"primal vector has shape {x.shape}, expected ({lp.n_cols},)")
+    return SVMSolution(w=x[lp.cols("w_pos")] - x[lp.cols("w_neg")], w0=float(x[lp.cols("w0")][0]),
+                       xi=x[lp.cols("xi")].copy(), objective=lp.objective_value(x))
 
 
-@dataclass(frozen=True)
-class SVMDualArrays:
-    """The dual LP as arrays: ``max c.alpha  s.t.  row_lower <= A alpha <= row_upper,
-    0 <= alpha <= col_upper``; rows ``j = 0..d-1`` (``w_j``) then the ``w_0`` equality."""
+def dual_lp(X: Any, y: Any, *, C: float = 1.0, class_weight: Any = "balanced",
+            sample_weight: Any = None) -> LinearProgram:
+    """The dual of the L1-norm SVM LP (see the module docstring), ``d + 1`` rows.
 
-    c: np.ndarray
-    A: sp.csc_array
-    row_lower: np.ndarray
-    row_upper: np.ndarray
-    col_lower: np.ndarray
-    col_upper: np.ndarray
-    X: np.ndarray
-    y_signed: np.ndarray
-    s: np.ndarray
-    C: float
-
-
-def dual_matrix_form(X: Any, y: Any, *, C: float = 1.0, class_weight: Any = "balanced",
-                     sample_weight: Any = None) -> SVMDualArrays:
-    """The dual of the L1-norm SVM LP (see the module docstring) as arrays, ``d + 1`` rows."""
+    Columns ``alpha`` (n, ``0 <= alpha_i <= C s_i``); rows ``w`` (d, ``-1 <= . <= 1``) and
+    ``w0`` (the equality ``sum_i alpha_i y_i = 0``); maximized.
+    """
     X, ys = _check(X, y, C)
     n, d = X.shape
     s = sample_weights(ys, class_weight, sample_weight)
-    A = sp.csc_array(np.vstack([(ys[:, None] * X).T, ys[None, :]]))
-    return SVMDualArrays(c=np.ones(n), A=A, row_lower=np.concatenate([-np.ones(d), [0.0]]),
-                         row_upper=np.concatenate([np.ones(d), [0.0]]), col_lower=np.zeros(n),
-                         col_upper=float(C) * s, X=X, y_signed=ys, s=s, C=float(C))
+    return LinearProgram.assemble(
+        [ColumnBlock("alpha", np.ones(n), upper=float(C) * s)],
+        [RowBlock("w", sp.csr_array((ys[:, None] * X).T), lower=-1.0, upper=1.0),
+         RowBlock("w0", sp.csr_array(ys[None, :]), lower=0.0, upper=0.0, scalar=True)],
+        sense="max", name="l1_svm_dual")
 
 
-def _primal_objective(w: np.ndarray, w0: float, arrays: SVMDualArrays) -> tuple[float, np.ndarray]:
-    xi = np.maximum(0.0, 1.0 - arrays.y_signed * (arrays.X @ w + w0))
-    return float(np.abs(w).sum() + arrays.C * (arrays.s @ xi)), xi
+def _primal_objective(w: np.ndarray, w0: float, X: np.ndarray, ys: np.ndarray, s: np.ndarray,
+                      C: float) -> tuple[float, np.ndarray]:
+    xi = np.maximum(0.0, 1.0 - ys * (X @ w + w0))
+    return float(np.abs(w).sum() + C * (s @ xi)), xi
 
 
-def solution_from_duals(row_duals: np.ndarray, arrays: SVMDualArrays,
-                        dual_objective: float | None = None) -> SVMSolution:
-    """The primal hyperplane from the row duals of the dual LP.
+def solution_from_duals(row_duals: np.ndarray, X: Any, y: Any, *, C: float = 1.0, class_weight: Any = "balanced",
+                        sample_weight: Any = None, dual_objective: float | None = None) -> SVMSolution:
+    """The primal hyperplane from the row duals of :func:`dual_lp` (same data and parameters).
 
     Solvers differ in the sign they give duals; when ``dual_objective`` is known, the sign
     whose primal objective matches it (strong duality) is taken.
     """
+    X, ys = _check(X, y, C)
+    s = sample_weights(ys, class_weight, sample_weight)
     r = np.asarray(row_duals, dtype=float).ravel()
-    d = arrays.X.shape[1]
+    d = X.shape[1]
     if r.shape != (d + 1,):
         raise InputError(f"expected {d + 1} row duals, got shape {r.shape}")
     best = None
     for sign in (1.0, -1.0):
         w, w0 = sign * r[:d], float(sign * r[d])
-        obj, xi = _primal_objective(w, w0, arrays)
+        obj, xi = _primal_objective(w, w0, X, ys, s, float(C))
         gap = abs(obj - dual_objective) if dual_objective is not None else 0.0
         if best is None or gap < best[0] - 1e-9 * max(1.0, abs(obj)):
             best = (gap, SVMSolution(w=w, w0=w0, xi=xi, objective=obj))

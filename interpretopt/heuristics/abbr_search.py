@@ -422,7 +422,7 @@ def acceptance(schedule: str, K: float, T: int, scale: float = 1.0):
 
 
 class _ListState:
-    """A rule list with the cached prefix unions, counts and rank sums of l_0..l_M."""
+    """A rule list with the cached prefix unions (bit-packed), counts and rank sums of l_0..l_M."""
 
     __slots__ = ("idx", "prefix", "counts", "sums")
 
@@ -430,36 +430,63 @@ class _ListState:
         self.idx, self.prefix, self.counts, self.sums = idx, prefix, counts, sums
 
 
-def _rank_sum(mask: np.ndarray, ranks: np.ndarray) -> int:
-    return int(ranks[mask].sum())
+#: bits of every byte value in ``np.packbits`` order (bit 7 first): (256, 8)
+_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1)
+_POPCOUNT = _BYTE_BITS.sum(axis=1).astype(np.int64)
 
 
-def _build_state(pool: RulePool, ranks: np.ndarray, idx: tuple) -> _ListState:
+class _PackedRanks:
+    """Count and rank sum of a bit-packed set of samples by table look-up.
+
+    ``table[b, v]`` is the rank sum of the samples of byte ``b`` whose bits are set in byte
+    value ``v``, so a set's rank sum is a gather of ``ceil(n/8)`` table entries instead of a
+    boolean index over n ranks (exact: integer sums below 2^53).
+    """
+
+    __slots__ = ("flat", "offsets")
+
+    def __init__(self, ranks: np.ndarray, n: int):
+        nb = (n + 7) // 8
+        r = np.zeros(nb * 8, dtype=np.float64)
+        r[:n] = ranks
+        r = r.reshape(nb, 8)
+        table = np.zeros((nb, 256), dtype=np.float64)
+        for j in range(8):  # one bit position at a time (a BLAS product is slower at this shape)
+            table += r[:, j, None] * _BYTE_BITS[None, :, j]
+        self.flat = table.ravel()
+        self.offsets = np.arange(nb, dtype=np.intp) * 256
+
+    def stats(self, packed: np.ndarray) -> tuple[int, int]:
+        return int(_POPCOUNT[packed].sum()), int(round(self.flat.take(self.offsets + packed).sum()))
+
+
+def _build_state(pool: RulePool, pr: _PackedRanks, idx: tuple) -> _ListState:
     M = len(idx)
-    prefix = np.zeros((M + 1, pool.n), dtype=bool)
+    prefix = np.zeros((M + 1, pool.packed.shape[1]), dtype=np.uint8)
     counts = np.zeros(M + 1, dtype=np.int64)
     sums = np.zeros(M + 1, dtype=np.int64)
     for j, r in enumerate(idx):
-        cov = pool.cover(r)
-        new = cov & ~prefix[j]
+        cov = pool.packed[r]
+        c, sm = pr.stats(cov & ~prefix[j])
         prefix[j + 1] = prefix[j] | cov
-        counts[j + 1] = counts[j] + int(np.count_nonzero(new))
-        sums[j + 1] = sums[j] + _rank_sum(new, ranks)
+        counts[j + 1] = counts[j] + c
+        sums[j + 1] = sums[j] + sm
     return _ListState(tuple(idx), prefix, counts, sums)
 
 
-def _swap_state(pool: RulePool, ranks: np.ndarray, st: _ListState, pos: int, rule: int) -> _ListState:
-    """Incremental update: prefixes before ``pos`` are reused, later ones recomputed from cached covers."""
+def _swap_state(pool: RulePool, pr: _PackedRanks, st: _ListState, pos: int, rule: int) -> _ListState:
+    """Incremental update: prefixes before ``pos`` are reused, later ones recomputed from the packed covers."""
     idx = st.idx[:pos] + (rule,) + st.idx[pos + 1:]
     prefix = st.prefix.copy()
     counts = st.counts.copy()
     sums = st.sums.copy()
+    packed = pool.packed
     for j in range(pos, len(idx)):
-        cov = pool.cover(idx[j])
-        new = cov & ~prefix[j]
+        cov = packed[idx[j]]
+        c, sm = pr.stats(cov & ~prefix[j])
         prefix[j + 1] = prefix[j] | cov
-        counts[j + 1] = counts[j] + int(np.count_nonzero(new))
-        sums[j + 1] = sums[j] + _rank_sum(new, ranks)
+        counts[j + 1] = counts[j] + c
+        sums[j + 1] = sums[j] + sm
     return _ListState(idx, prefix, counts, sums)
 
 
@@ -535,7 +562,8 @@ def anneal_rule_list(pool: RulePool, ranks: np.ndarray, s: float, M: int, *, n_i
     scale = float(n) if scale is None else float(scale)
     order = _initial_order(pool.counts, pool.abbr)
     m = min(M, len(pool))
-    init = _build_state(pool, ranks, tuple(int(i) for i in order[:m]))
+    pr = _PackedRanks(ranks, n)
+    init = _build_state(pool, pr, tuple(int(i) for i in order[:m]))
 
     def value_of(st: _ListState) -> float:
         return interpolate_prefix_stats(st.counts, st.sums, n, s).value
@@ -548,7 +576,7 @@ def anneal_rule_list(pool: RulePool, ranks: np.ndarray, s: float, M: int, *, n_i
             return None
         pos = int(g.integers(m))
         r = _draw_outside(st.idx, k, g)
-        cand = _swap_state(pool, ranks, st, pos, r)
+        cand = _swap_state(pool, pr, st, pos, r)
         return cand, value_of(cand)
 
     res = anneal(init, init_value, propose, n_iter, rng, accept=acceptance(schedule, K, max(n_iter, 1), scale))

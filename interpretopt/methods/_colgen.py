@@ -169,16 +169,10 @@ class RestrictedMaster:
         self.covers: list[np.ndarray] = []
         self.grounded: list[bool] = []
         self.keys: dict[tuple, int] = {}
-        nP = self.pos.size
-        S = _solvers()
-        self.model = S.make_incremental(solver=solver, sense="min")
-        has_c = spec.form == "constraint"
-        lower = np.concatenate([np.ones(nP), [-np.inf] if has_c else []])
-        upper = np.concatenate([np.full(nP, np.inf), [float(spec.C)] if has_c else []])
-        self.model.add_rows(lower, upper)
-        self.n_rows = nP + (1 if has_c else 0)
-        xi_block = sp.eye(self.n_rows, nP, format="csc")
-        self.model.add_columns(spec.loss_scale * weight[self.yb], np.zeros(nP), np.full(nP, np.inf), xi_block)
+        # the master over no clause yet (rows (2)-(3) and the xi columns); clauses are added as columns
+        lp = F.master_lp(np.zeros((self.y.shape[0], 0), dtype=bool), self.y, [], spec, sample_weight=weight)
+        self.model = _solvers().IncrementalModel.from_lp(lp, solver)
+        self.n_rows = lp.n_rows
 
     @property
     def n_columns(self) -> int:
@@ -298,12 +292,13 @@ class BeamPricing:
 class MilpPricing:
     """The exact aggregated pricing MILP (Dash et al. eqs. (6)-(10)) with a true objective cutoff.
 
-    The cutoff is a row ``reduced cost <= cutoff`` of the model, so an infeasible answer
+    The cutoff is a row ``reduced cost <= cutoff`` of the program, so an infeasible answer
     proves that no clause prices below it (HiGHS' own ``objective_bound`` option is not
-    honoured by incumbents found at the root, so it is not relied on). On ``highs`` the
-    model is rebuilt from cached arrays for every call (one pass of arrays to HiGHS); any
-    other MILP solver of the registry gets the Pyomo model, built once, whose objective and
-    cutoff are updated in place.
+    honoured by incumbents found at the root, so it is not relied on). The program
+    (:func:`~F.pricing_lp`) is built once; each call changes its costs and cutoff row
+    (:func:`~F.set_pricing_objective`) and solves it with :func:`~interpretopt.solvers.solve_lp`
+    (a backend with an incremental model takes the arrays directly, any other MILP solver of
+    the registry the Pyomo model built from them).
     """
 
     exact = True
@@ -313,27 +308,16 @@ class MilpPricing:
         check_milp_solver(solver)
         self.X, self.y, self.D, self.exclude = X, np.asarray(y, dtype=np.int8), int(max_literals), list(exclude)
         self.solver, self.settings, self.time_limit = solver, settings, float(time_limit)
-        # a backend with an incremental MILP model takes the cached arrays directly; any
-        # other MILP solver gets the Pyomo model
-        self.direct = _has(solver, "milp", "incremental")
-        self.model = None
-        self.arrays = None
+        self.lp = None
         self.build_time = 0.0
 
-    def _direct_model(self, r, a, b, cutoff: float):
+    def _program(self, r, a, b, cutoff: float):
         t0 = time.perf_counter()
-        if self.arrays is None:
-            self.arrays = F.pricing_arrays(self.X, self.y, r, a, b, self.D, exclude=self.exclude)
-            self._A = self.arrays.A.tocsr()
-        arr = self.arrays
-        J = arr.n_literals
-        cost = np.concatenate([np.full(J, float(b)), np.asarray(r, dtype=float)[arr.I]])
-        A = sp.vstack([self._A, sp.csr_matrix(cost[None, :])]).tocsc()
-        mdl = _solvers().make_incremental(self.solver)
-        mdl.add_rows(np.concatenate([arr.row_lower, [-np.inf]]), np.concatenate([arr.row_upper, [cutoff - float(a)]]))
-        mdl.add_columns(cost, arr.col_lower, arr.col_upper, A, integer=arr.integer)
+        if self.lp is None:
+            self.lp = F.pricing_lp(self.X, self.y, r, a, b, self.D, exclude=self.exclude)
+        lp = F.set_pricing_objective(self.lp, r, a, b, cutoff)
         self.build_time += time.perf_counter() - t0
-        return mdl
+        return lp
 
     def price(self, r, a, b, *, exclude: Iterable[tuple] = (), time_limit: float | None = None,
               rc_tol: float = 0.0, start: tuple | None = None, cutoff: float = 0.0) -> PricingResult:
@@ -342,31 +326,17 @@ class MilpPricing:
         cutoff = min(float(cutoff), -float(rc_tol))
         limit = self.time_limit if time_limit is None else min(self.time_limit, float(time_limit))
         settings = _settings(limit, self.settings)
-        if self.direct:
-            mdl = self._direct_model(r, a, b, cutoff)
-            if start is not None and _has(self.solver, "warm_start"):
-                cov = clause_cover(self.X, start)
-                if float(a + b * len(start) + np.asarray(r)[cov].sum()) <= cutoff:
-                    J = self.arrays.n_literals
-                    x0 = np.zeros(J + self.arrays.I.size)
-                    x0[list(start)] = 1.0
-                    x0[J:] = cov[self.arrays.I].astype(float)
-                    mdl.set_start(x0)
-            # measured on these models: presolve costs more than it saves
-            res = mdl.solve(settings, presolve=False)
-            offset = float(a)
-            clause = None
-            if res.has_solution and res.x is not None:
-                clause = tuple(int(j) for j in np.flatnonzero(res.x[: self.arrays.n_literals] > 0.5))
-        else:
-            t0 = time.perf_counter()
-            if self.model is None:
-                self.model = F.build_pricing(self.X, self.y, r, a, b, self.D, exclude=self.exclude)
-            F.set_pricing_objective(self.model, r, a, b, cutoff=cutoff)
-            self.build_time += time.perf_counter() - t0
-            res = S.solve(self.model, self.solver, settings)
-            offset = 0.0
-            clause = F.extract_pricing(self.model) if res.has_solution else None
+        lp = self._program(r, a, b, cutoff)
+        x0 = None
+        if start is not None and _has(self.solver, "warm_start"):
+            cov = clause_cover(self.X, start)
+            if float(a + b * len(start) + np.asarray(r)[cov].sum()) <= cutoff:
+                x0 = np.zeros(lp.n_cols)
+                x0[lp.cols("z").start + np.asarray(list(start), dtype=int)] = 1.0
+                x0[lp.cols("delta")] = cov[np.asarray(lp.col_labels["delta"], dtype=int)].astype(float)
+        # measured on these models: presolve costs more than it saves
+        res = S.solve_lp(lp, self.solver, settings, presolve=False, start=x0)
+        clause = F.pricing_clause(res.x, lp) if res.has_solution and res.x is not None else None
         St = S.SolveStatus
         status = res.status
         rc_outside = -np.inf
@@ -374,7 +344,7 @@ class MilpPricing:
             res.message = (res.message + f"; no clause of reduced cost at most {cutoff:.3g} exists").lstrip("; ")
             rc_outside = cutoff
         elif res.bound is not None and math.isfinite(res.bound):
-            rc_outside = float(res.bound) + offset
+            rc_outside = float(res.bound)  # the program's objective includes its constant a
         timed_out = status not in (St.OPTIMAL, St.INFEASIBLE)
         cols, rcs = [], []
         if clause:
@@ -502,25 +472,17 @@ class IntegerMaster:
         cov_u, y_u, wt_u = F.aggregate_samples(cover, self.y, sample_weight=self.weight)
         pos_u = y_u.astype(bool)
         nPu = int(pos_u.sum())
-        K = cover.shape[1]
         settings = _settings(time_limit, self.settings)
-        if _has(self.solver, "milp", "incremental"):
-            arr = F.master_arrays(cov_u, y_u, n_lit, spec, grounding=g_idx, relax=False, sample_weight=wt_u)
-            mdl = S.make_incremental(self.solver)
-            mdl.add_rows(arr.row_lower, arr.row_upper)
-            mdl.add_columns(arr.cost, arr.col_lower, arr.col_upper, arr.A.tocsc(), integer=arr.integer)
-            if start is not None and _has(self.solver, "warm_start"):
-                xi0 = (~cov_u[pos_u][:, start > 0.5].any(axis=1)).astype(float) if start.any() else np.ones(nPu)
-                mdl.set_start(np.concatenate([xi0, start]))
-            # measured on BRCG integer masters: presolve costs more than it saves here
-            res = mdl.solve(settings, presolve=False)
-            sel = None
-            if res.has_solution and res.x is not None:
-                sel = np.flatnonzero(np.asarray(res.x, dtype=float)[nPu:nPu + K] > 0.5)
-            return sel, res
-        m = F.build_master(cov_u, y_u, n_lit, spec, grounding=g_idx, relax=False, sample_weight=wt_u)
-        res = S.solve(m, self.solver, settings)
-        sel = np.flatnonzero(F.extract_master(m).w > 0.5) if res.has_solution else None
+        lp = F.master_lp(cov_u, y_u, n_lit, spec, grounding=g_idx, relax=False, sample_weight=wt_u)
+        x0 = None
+        if start is not None and _has(self.solver, "warm_start"):
+            xi0 = (~cov_u[pos_u][:, start > 0.5].any(axis=1)).astype(float) if start.any() else np.ones(nPu)
+            x0 = np.concatenate([xi0, start])
+        # measured on BRCG integer masters: presolve costs more than it saves here
+        res = S.solve_lp(lp, self.solver, settings, presolve=False, start=x0)
+        sel = None
+        if res.has_solution and res.x is not None:
+            sel = np.flatnonzero(np.asarray(res.x, dtype=float)[lp.cols("w")] > 0.5)
         return sel, res
 
 

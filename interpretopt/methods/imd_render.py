@@ -10,18 +10,23 @@
   layout (``engine="matplotlib"``).
 * :func:`render_diff_rules` lists the diff rules grouped by or-node, with the or-node's path
   condition and each rule's two labels.
+* :func:`graph_to_json` / :func:`graph_from_json` store the drawing's nodes as text (an
+  experiment run's ``jst.json`` artifact), and :func:`plot_jst_graph` draws stored nodes, so a
+  report can show a run's tree without the fitted estimator.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
-__all__ = ["GraphNode", "jst_graph", "jst_to_dot", "plot_jst", "render_diff_rules", "MODEL_COLORS", "LEAF_COLORS"]
+__all__ = ["GraphNode", "jst_graph", "jst_to_dot", "plot_jst", "plot_jst_graph", "graph_to_json", "graph_from_json",
+           "render_diff_rules", "MODEL_COLORS", "LEAF_COLORS"]
 
 MODEL_COLORS = ("lightpink", "lightsalmon")
 LEAF_COLORS = ("antiquewhite", "lightcyan", "palegreen", "khaki", "plum", "lightsteelblue", "wheat", "thistle")
@@ -106,6 +111,18 @@ def jst_graph(est: Any, feature_names: Any = None, class_names: Any = None) -> l
     return nodes
 
 
+def graph_to_json(nodes: list[GraphNode]) -> str:
+    """The nodes of :func:`jst_graph` as JSON text (read back by :func:`graph_from_json`)."""
+    return json.dumps([asdict(g) for g in nodes])
+
+
+def graph_from_json(text: str) -> list[GraphNode]:
+    """Nodes written by :func:`graph_to_json`."""
+    return [GraphNode(d["id"], d["kind"], d["label"], d["fill"], bool(d["in_diff"]),
+                      [(int(c), str(lab), bool(dashed)) for c, lab, dashed in d["children"]])
+            for d in json.loads(text)]
+
+
 def _dot_escape(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
@@ -158,28 +175,38 @@ def plot_jst(est: Any, ax: Any = None, feature_names: Any = None, class_names: A
 
     ``engine="auto"`` uses Graphviz ``dot`` when it is on the PATH, else matplotlib only.
     """
-    import matplotlib.pyplot as plt
-
     if engine not in ("auto", "graphviz", "matplotlib"):
         raise ValueError(f"engine must be 'auto', 'graphviz' or 'matplotlib', got {engine!r}")
     dot = shutil.which("dot")
     if engine == "graphviz" and dot is None:
         raise RuntimeError("engine='graphviz' needs Graphviz's `dot` on the PATH; use engine='matplotlib'")
     nodes = jst_graph(est, feature_names, class_names)
-    if ax is None:
-        n_leaves = sum(1 for g in nodes if not g.children)
-        depth = -min(_layout(nodes).values(), key=lambda p: p[1])[1] + 1
-        _, ax = plt.subplots(figsize=(max(6.0, 1.1 * n_leaves), max(3.0, 1.2 * depth)))
     if dot is not None and engine in ("auto", "graphviz"):
         import io
 
         import matplotlib.image as mpimg
 
+        ax = _axes(nodes) if ax is None else ax
         png = subprocess.run([dot, "-Tpng"], input=jst_to_dot(est, feature_names, class_names).encode(),
                              capture_output=True, check=True).stdout
         ax.imshow(mpimg.imread(io.BytesIO(png), format="png"))
         ax.set_axis_off()
         return ax
+    return plot_jst_graph(nodes, ax, fontsize=fontsize)
+
+
+def _axes(nodes: list[GraphNode]):
+    import matplotlib.pyplot as plt
+
+    n_leaves = sum(1 for g in nodes if not g.children)
+    depth = -min(_layout(nodes).values(), key=lambda p: p[1])[1] + 1
+    return plt.subplots(figsize=(max(6.0, 1.1 * n_leaves), max(3.0, 1.2 * depth)))[1]
+
+
+def plot_jst_graph(nodes: list[GraphNode], ax: Any = None, *, fontsize: float = 7.0):
+    """Draw the nodes of :func:`jst_graph` (or :func:`graph_from_json`) with matplotlib's tidy
+    layout; returns the Axes."""
+    ax = _axes(nodes) if ax is None else ax
     pos = _layout(nodes)
     for g in nodes:
         x0, y0 = pos[g.id]

@@ -192,7 +192,7 @@ def fit_node_svm(X: np.ndarray, y: np.ndarray, *, C: float = 1.0, class_weight: 
         When the LP is infeasible, unbounded or fails; the message names the node's path.
     """
     from interpretopt.formulations import svm_lp
-    from interpretopt.solvers import INCREMENTAL_SOLVERS, SolveSettings, make_incremental, solve
+    from interpretopt.solvers import INCREMENTAL_SOLVERS, SolveSettings, solve, solve_lp
 
     X = np.asarray(X, dtype=float)
     if scale:
@@ -213,20 +213,14 @@ def fit_node_svm(X: np.ndarray, y: np.ndarray, *, C: float = 1.0, class_weight: 
                          f"({', '.join(INCREMENTAL_SOLVERS)}), got {solver!r}; use lp_path='pyomo'")
     try:
         if lp_path == "dual":
-            darr = svm_lp.dual_matrix_form(Z, y, C=C, class_weight=class_weight)
-            inc = make_incremental(backend, sense="max")
-            inc.add_rows(darr.row_lower, darr.row_upper)
-            inc.add_columns(darr.c, darr.col_lower, darr.col_upper, A=darr.A)
-            res = inc.solve(settings, duals=True)
-            sol = (svm_lp.solution_from_duals(res.duals, darr, res.objective)
+            res = solve_lp(svm_lp.dual_lp(Z, y, C=C, class_weight=class_weight), backend, settings, duals=True)
+            sol = (svm_lp.solution_from_duals(res.duals, Z, y, C=C, class_weight=class_weight,
+                                              dual_objective=res.objective)
                    if res.has_solution and res.duals is not None else None)
         elif lp_path == "matrix":
-            arr = svm_lp.matrix_form(Z, y, C=C, class_weight=class_weight)
-            inc = make_incremental(backend, sense="min")
-            inc.add_rows(arr.row_lower, arr.row_upper)
-            inc.add_columns(arr.c, arr.col_lower, arr.col_upper, A=arr.A)
-            res = inc.solve(settings, duals=False)
-            sol = svm_lp.solution_from_vector(res.x, arr) if res.has_solution and res.x is not None else None
+            lp = svm_lp.primal_lp(Z, y, C=C, class_weight=class_weight)
+            res = solve_lp(lp, backend, settings)
+            sol = svm_lp.solution_from_vector(res.x, lp) if res.has_solution and res.x is not None else None
         else:
             model = svm_lp.build(Z, y, C=C, class_weight=class_weight)
             res = solve(model, solver, settings)
@@ -490,6 +484,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         "burn_in": [Interval(Integral, 0, None, closed="left"), None],
         "thin": [Interval(Integral, 1, None, closed="left"), None],
         "max_draws": [Interval(Integral, 1, None, closed="left"), None],
+        "inherited_starts": ["boolean"],
         "random_state": RANDOM_STATE,
     }
 
@@ -500,7 +495,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
                  solver: str = "highs", solver_settings: Any = None, lp_path: str = "auto",
                  max_lp_samples: int | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
                  burn_in: int | None = None, thin: int | None = None, max_draws: int | None = None,
-                 random_state: Any = None) -> None:
+                 inherited_starts: bool = True, random_state: Any = None) -> None:
         self.max_depth = max_depth
         self.cutoff_entropy = cutoff_entropy
         self.cutoff_variance = cutoff_variance
@@ -523,6 +518,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         self.burn_in = burn_in
         self.thin = thin
         self.max_draws = max_draws
+        self.inherited_starts = inherited_starts
         self.random_state = random_state
 
     # -- validation
@@ -617,7 +613,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         self.solve_results_: list[dict] = []
         self.lp_status_counts_: dict[str, int] = {}
         sampling = {"sampler": self.sampler, "min_acceptance": float(self.min_acceptance), "burn_in": self.burn_in,
-                    "thin": self.thin, "max_draws": self.max_draws}
+                    "thin": self.thin, "max_draws": self.max_draws, "inherited_starts": bool(self.inherited_starts)}
         t0, c0 = time.perf_counter(), time.process_time()
         tree, stats = grow_translation_tree(
             X, oracle, self._split, max_depth=int(self.max_depth), cutoff_entropy=float(self.cutoff_entropy),
@@ -931,10 +927,17 @@ _COMMON_PARAMS_DOC = """
         least ``min_acceptance`` of its proposals, else hit-and-run.
     min_acceptance : float, default 0.02
     burn_in, thin : int or None
-        Hit-and-run's burn-in and thinning (``None``: ``10 d + 20`` and ``3 d``).
+        Hit-and-run's burn-in and thinning (``None``: ``10 d + 20`` and ``3 d``; chains
+        started at inherited uniform points make no burn-in and, with ``thin=None``, ``d``
+        steps per point).
     max_draws : int or None, default None
         With ``sampler="rejection"`` only: cap on box points per node (it then warns and
         records that eq. 7 was not met).
+    inherited_starts : bool, default True
+        Where a node needs hit-and-run and its sampling box lies inside its parent's, start
+        the chains at the inherited points an ancestor sampled (uniform in the node's region,
+        :mod:`interpretopt.heuristics.polytope_sampling`, "Chains started at uniform
+        points") without burn-in; ``False``: every hit-and-run node burns in.
     random_state : int, Generator or None
 """
 
@@ -1011,14 +1014,14 @@ class TREPANClassifier(_TranslatorBase):
                  solver: str = "highs", solver_settings: Any = None, lp_path: str = "auto",
                  max_lp_samples: int | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
                  burn_in: int | None = None, thin: int | None = None, max_draws: int | None = None,
-                 random_state: Any = None) -> None:
+                 inherited_starts: bool = True, random_state: Any = None) -> None:
         super().__init__(max_depth=max_depth, cutoff_entropy=cutoff_entropy, cutoff_variance=cutoff_variance,
                          margin=margin, box_margin=box_margin, batch_size=batch_size, min_batches=min_batches,
                          max_node_samples=max_node_samples, leaf_label=leaf_label, root_label=root_label,
                          boundary_estimates=boundary_estimates, C=C, class_weight=class_weight, solver=solver,
                          solver_settings=solver_settings, lp_path=lp_path, max_lp_samples=max_lp_samples,
                          sampler=sampler, min_acceptance=min_acceptance, burn_in=burn_in, thin=thin,
-                         max_draws=max_draws, random_state=random_state)
+                         max_draws=max_draws, inherited_starts=inherited_starts, random_state=random_state)
         self.splitter = splitter
         self.criterion = criterion
 

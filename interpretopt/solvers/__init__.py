@@ -3,7 +3,9 @@
 ``solve(model, solver, settings)`` solves a Pyomo model with any registered backend
 (``highs`` by default; ``highs_direct``; ``ortools_glop``, ``ortools_pdlp``,
 ``ortools_cpsat``, ``ortools_scip``; or any solver Pyomo knows by name, such as ``cbc``,
-``glpk`` or ``gurobi``) and loads the answer back into the model. For loops that re-solve
+``glpk`` or ``gurobi``) and loads the answer back into the model; ``solve_lp(program, solver, settings)`` solves a
+:class:`~interpretopt._lp.LinearProgram` (the value every formulation states its LP/MILP as)
+with any backend. For loops that re-solve
 a model many times with columns added (column generation), ``make_incremental`` gives a
 model held by HiGHS or GLOP that is changed in place and warm-started.
 
@@ -22,8 +24,10 @@ from interpretopt.solvers._base import (
     describe_solvers,
     get_solver,
     solve,
+    solve_lp,
 )
 from interpretopt.solvers import _ortools  # noqa: F401  (registers the OR-Tools backends; imports ortools lazily)
+from interpretopt._lp import LinearProgram
 from interpretopt.solvers._matrix import MatrixForm, to_matrix_form
 from interpretopt.solvers._incremental import INCREMENTAL_SOLVERS, IncrementalModel, make_incremental
 from interpretopt.solvers._incremental import _attach as _attach_incremental
@@ -34,6 +38,7 @@ __all__ = [
     "Capabilities",
     "INCREMENTAL_SOLVERS",
     "IncrementalModel",
+    "LinearProgram",
     "MatrixForm",
     "PYOMO_SOLVER_NAMES",
     "PyomoFactoryBackend",
@@ -48,5 +53,6 @@ __all__ = [
     "make_incremental",
     "relative_gap",
     "solve",
+    "solve_lp",
     "to_matrix_form",
 ]

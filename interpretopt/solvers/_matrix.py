@@ -1,4 +1,6 @@
-"""Translate a linear Pyomo model into arrays, and map array solutions back into it.
+"""Translate a linear Pyomo model into a :class:`~interpretopt._lp.LinearProgram`, and map array
+solutions back into it (the direction for models written in Pyomo by a user; the project's own
+formulations are written as programs and their Pyomo models built from them).
 
 The matrix form is
 
@@ -20,27 +22,18 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from interpretopt._lp import LinearProgram
 from interpretopt.exceptions import InputError, SolverError
 
 __all__ = ["MatrixForm", "to_matrix_form"]
 
 
 @dataclass
-class MatrixForm:
-    """A linear (mixed-integer) model as arrays.
+class MatrixForm(LinearProgram):
+    """A :class:`~interpretopt._lp.LinearProgram` compiled from a Pyomo model, with the map back.
 
-    Attributes
-    ----------
-    c : numpy.ndarray, shape (n,)
-        Objective coefficients in the model's own sense.
-    offset : float
-        Constant term of the objective.
-    sense : {"min", "max"}
-    A : scipy.sparse.csr_array, shape (m, n)
-    row_lower, row_upper : numpy.ndarray, shape (m,)
-        Row bounds, ``-inf`` / ``inf`` when absent (equal for equality rows).
-    col_lower, col_upper : numpy.ndarray, shape (n,)
-    integrality : numpy.ndarray of bool, shape (n,)
+    Attributes (beyond those of the program)
+    ----------------------------------------
     variables : list
         Pyomo ``VarData`` of each column.
     constraints : list
@@ -48,34 +41,9 @@ class MatrixForm:
     objective : Pyomo ``ObjectiveData`` or None
     """
 
-    c: np.ndarray
-    offset: float
-    sense: str
-    A: sp.csr_array
-    row_lower: np.ndarray
-    row_upper: np.ndarray
-    col_lower: np.ndarray
-    col_upper: np.ndarray
-    integrality: np.ndarray
     variables: list = field(default_factory=list, repr=False)
     constraints: list = field(default_factory=list, repr=False)
     objective: Any = field(default=None, repr=False)
-
-    @property
-    def n_rows(self) -> int:
-        return self.A.shape[0]
-
-    @property
-    def n_cols(self) -> int:
-        return self.A.shape[1]
-
-    @property
-    def is_mip(self) -> bool:
-        return bool(self.integrality.any())
-
-    def objective_value(self, x: np.ndarray) -> float:
-        """``c @ x + offset``."""
-        return float(self.c @ np.asarray(x, dtype=float) + self.offset)
 
     def load_primal(self, x: np.ndarray) -> None:
         """Write ``x`` into the Pyomo variables (integers rounded when within 1e-6)."""

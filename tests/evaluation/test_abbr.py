@@ -195,3 +195,15 @@ def test_checklist_counts_and_threshold_are_checked():
         A.checklist_abbr_at_support(np.full(10, 2), ranks, 0.2, 3, t=2.5)
     with pytest.raises(InputError, match="valid"):
         A.checklist_abbr_at_support(np.full(10, 2), ranks, 0.2, 3, reading="mixed")
+
+
+@given(st.integers(2, 200), st.integers(1, 7), st.floats(0.01, 0.99), st.integers(0, 2**32 - 1))
+def test_checklist_set_values_at_once_equal_one_at_a_time(n, K, s, seed):
+    """The search's vectorized values of "at least t" (every t at once) are the interpolation of
+    each level alone, to the last bit (the argmax over t must not change)."""
+    rng = np.random.default_rng(seed)
+    r = rng.permutation(n) + 1
+    k = rng.integers(0, K + 1, size=n)
+    counts, sums = A.checklist_level_stats(k, r, K)
+    got = A._set_values(counts, sums, n, s, K)
+    assert got == [A._checklist_value(counts, sums, n, s, K, t, "set") for t in range(K, 0, -1)]

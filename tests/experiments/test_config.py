@@ -174,6 +174,18 @@ def test_reduced_scale_keeps_what_it_does_not_override():
     assert c.with_scale("full") is c
 
 
+def test_a_scale_names_the_full_configs_datasets_by_label_options_included():
+    c = parse_config(_base(
+        datasets=[{"name": "circle", "label": "c1", "options": {"n_samples": 200}}, "breast_cancer"],
+        smoke={"datasets": ["c1"]}, reduced={"datasets": ["circle"]},
+    ))
+    s = c.with_smoke()
+    assert [(d.name, d.options, d.label) for d in s.datasets] == [("circle", {"n_samples": 200}, "c1")]
+    # a name that labels none of the full config's datasets is a dataset of its own
+    r = c.with_scale("reduced")
+    assert [(d.name, d.options, d.label) for d in r.datasets] == [("circle", {}, "circle")]
+
+
 def test_a_config_without_reduced_section_is_its_own_reduced_scale():
     c = parse_config(_base(params={"a": [1, 2, 3]}, repetitions=3))
     r = c.with_scale("reduced")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path
@@ -12,8 +11,8 @@ import pytest
 
 from interpretopt.exceptions import InterpretoptError
 from interpretopt.experiments import report as R
-from interpretopt.experiments.cli_commands import add_experiment_commands
 from interpretopt.experiments.config import load_config, parse_config
+from tests.instances import run_cli as _cli
 
 REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -39,13 +38,6 @@ tables:
         juvenile: {{"1": 0.8}}
         imaginary: {{"1": 0.8}}
 """
-
-
-def _cli(*argv) -> int:
-    ap = argparse.ArgumentParser(prog="interpretopt")
-    add_experiment_commands(ap.add_subparsers(dest="command", required=True))
-    args = ap.parse_args([str(a) for a in argv])
-    return args.func(args)
 
 
 @pytest.fixture
@@ -100,6 +92,46 @@ def test_cells_say_compared_no_data_or_not_run_with_the_reason(project):
     assert set(rec.cells["scale"]) == {"smoke"}
 
 
+def test_regression_a_dataset_left_out_at_smoke_scale_is_not_run_not_no_data(project):
+    # the smoke section keeps one of the two held datasets: the other's cells are held data
+    # that did not run at this scale (counting them as "no data" overstated the compared share)
+    path = project / "configs" / "imd" / "t2.yaml"
+    path.write_text(TABLE.format(name="imd_t2", paper="imd")
+                    .replace("datasets: [breast_cancer]", "datasets: [breast_cancer, circle]")
+                    .replace("smoke: {repetitions: 1, max_grid: 1}",
+                             "smoke: {repetitions: 1, max_grid: 1, datasets: [breast_cancer]}")
+                    .replace("        juvenile:", '        circle: {"1": 0.7}\n        juvenile:'))
+    rec = R.reproduce_config(path, "smoke", project / "out2", paper="imd")
+    cells = rec.cells.set_index(["row", "column"])
+    assert cells.loc[("circle", "1"), "status"] == "not_run"
+    assert cells.loc[("circle", "1"), "reason"] == "circle is not among the smoke scale's datasets"
+    assert cells.loc[("breast_cancer", "1"), "status"] == "compared"
+    s = R.summarize_cells(rec.cells).set_index("paper")
+    assert s.loc["imd", "with_data"] == 3 and s.loc["imd", "no_data"] == 2
+
+
+def test_the_report_draws_the_smallest_stored_jsts(tmp_path):
+    import numpy as np
+
+    from interpretopt.methods import IMDExplainer
+    from interpretopt.methods.imd_render import graph_to_json, jst_graph
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    rows = []
+    for i, depth in enumerate((1, 3)):
+        y1, y2 = (X[:, 0] > 0).astype(int), ((X[:, 0] > 0) ^ (X[:, 1] > 0.5)).astype(int)
+        imd = IMDExplainer(max_depth=depth).fit(X, y1, y2)
+        (tmp_path / "artifacts" / f"k{i}").mkdir(parents=True)
+        (tmp_path / "artifacts" / f"k{i}" / "jst.json").write_text(graph_to_json(jst_graph(imd)))
+        rows.append({"run_key": f"k{i}", "dataset": f"d{i}", "variant": "imd", "pair_tag": "max",
+                     "run_status": "ok"})
+    rows.append({"run_key": "k9", "dataset": "d9", "variant": "separate", "pair_tag": "max", "run_status": "ok"})
+    figs = R.jst_figures(pd.DataFrame(rows), tmp_path, limit=1)
+    assert [f.name for f in figs] == ["jst_d0_max.png"] and figs[0].stat().st_size > 0
+    assert R.jst_figures(pd.DataFrame(rows), tmp_path, limit=5, max_leaves=1) == []
+
+
 def test_within_tolerance_uses_the_papers_std_else_the_default(project):
     cfg = load_config(project / "configs" / "imd" / "t1.yaml", scale="reduced")
     rec = R.reproduce_config(project / "configs" / "imd" / "t1.yaml", "reduced", project / "out", paper="imd")
@@ -129,6 +161,7 @@ def test_reproduce_all_writes_cells_report_and_costs(project):
     text = (out / "REPORT.md").read_text()
     assert "# Reproduction report: smoke scale" in text and "<!-- compared-share smoke: 0.5000 -->" in text
     assert "Protocol notes (from the config header)" in text and "Demo et al. (2020), Section 5." in text
+    assert "- runs: 2 stored, " in text and " CPU hours in all" in text
     assert "1 no data: juvenile (ICPSR 3986) is not redistributable" in text
     costs = json.loads((out / "run_costs.json").read_text())
     assert costs["imd/t1"]["smoke"]["n_runs"] == 1 and costs["imd/t1"]["smoke"]["per_run_s"] >= 0
@@ -247,3 +280,45 @@ def test_summary_rows_are_not_datasets(label, summary):
                          "tables": [{"name": "a", "metric": "m", "rows": ["dataset", "pair"]}]}).tables[0]
     assert R._is_summary_row(label) is summary
     assert (R._row_dataset(spec, label) is None) is summary
+
+
+def _sharing_project(project, t2_extra: str = ""):
+    """imd/t2 tabulates the runs of imd/t1 (``runs_from``), with a table of its own."""
+    text = TABLE.format(name="imd_t2", paper="imd").replace("tables:\n", f"runs_from: t1\n{t2_extra}tables:\n", 1)
+    (project / "configs" / "imd" / "t2.yaml").write_text(text.replace("- name: table1", "- name: table2"))
+
+
+def test_a_config_with_runs_from_reads_and_makes_the_runs_of_the_config_it_names(project, capsys):
+    _sharing_project(project)
+    out = project / "rep"
+    recs = R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
+    assert [(Path(r.path).stem, r.n_runs) for r in recs] == [("t1", 1), ("t2", 1)]
+    assert len(list((out / "imd" / "t1" / "runs").glob("*.json"))) == 1
+    assert not (out / "imd" / "t2" / "runs").exists()  # nothing ran twice
+    assert "0 ok" in recs[1].run_summary and "the runs of t1" in recs[1].run_summary
+    assert (recs[1].cells["status"] == "compared").sum() == 1
+    # t2 alone, first: it makes t1's runs in t1's directory; `table` then reads them
+    one = project / "one"
+    assert _cli("reproduce", "imd/t2", "--smoke", "--out", one / "imd" / "t2", "--quiet") == 0
+    assert len(list((one / "imd" / "t1" / "runs").glob("*.json"))) == 1
+    assert (one / "imd" / "t2" / "cells.csv").is_file()
+    capsys.readouterr()
+    assert _cli("table", "imd/t2", "--smoke", "--out", one / "imd" / "t2") == 0
+    assert "table2" in capsys.readouterr().out
+
+
+def test_runs_from_a_config_with_other_runs_is_an_error_naming_what_differs(project, capsys):
+    _sharing_project(project, "seed: 7\n")
+    rec = R.reproduce_config(project / "configs" / "imd" / "t2.yaml", "smoke", project / "rep" / "imd" / "t2")
+    assert rec.error and "does not plan the same runs" in rec.error and "config hash" in rec.error
+    assert not (project / "rep" / "imd" / "t1").exists()
+    (project / "configs" / "imd" / "t2.yaml").write_text(
+        (project / "configs" / "imd" / "t2.yaml").read_text().replace("runs_from: t1", "runs_from: nope"))
+    assert _cli("table", "imd/t2", "--smoke", "--out", project / "x") == 2
+    assert "runs_from: no config nope.yaml" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["t1.yaml", "../t1", "", 3])
+def test_runs_from_takes_a_file_stem(value):
+    with pytest.raises(InterpretoptError, match="runs_from"):
+        parse_config({"name": "t", "method": "noop", "datasets": ["breast_cancer"], "runs_from": value})

@@ -86,7 +86,7 @@ def test_config_sections_allow_exactly_their_spec_fields():
         "repetitions", "max_rows", "max_grid", "params", "datasets", "models", "pairs", "settings"}
     assert spec_keys(C.ExperimentConfig) == {
         "name", "description", "methods", "datasets", "models", "pairs", "repetitions", "split", "seed", "solver",
-        "preset", "settings", "record", "smoke", "reduced", "tables", "plots"}
+        "preset", "settings", "record", "smoke", "reduced", "tables", "plots", "runs_from"}
     assert "stds" not in spec_keys(C.ReferenceSpec)  # read with `values`
 
 

@@ -1,4 +1,4 @@
-"""BRCG master and pricing formulations: Pyomo model vs arrays, brute force on tiny instances."""
+"""BRCG master and pricing formulations: the program, its Pyomo model, brute force on tiny instances."""
 
 from __future__ import annotations
 
@@ -9,16 +9,14 @@ from hypothesis import strategies as st
 
 from interpretopt.exceptions import InputError
 from interpretopt.formulations import brcg as F
-from interpretopt.solvers import SolveSettings, make_incremental, solve
+from interpretopt.solvers import SolveSettings, solve, solve_lp
 from tests.instances import all_clauses, brute_force_master, cover_of, tiny
 
 
-def solve_arrays(arr: F.MasterArrays, solver="highs"):
-    m = make_incremental(solver)
-    m.add_rows(arr.row_lower, arr.row_upper)
-    m.add_columns(arr.cost, arr.col_lower, arr.col_upper, arr.A, integer=arr.integer)
-    res = m.solve(SolveSettings())
-    return res, float(res.objective) + arr.constant
+def solve_program(lp, solver="highs"):
+    """The program through the direct (incremental) path, objective with its constant."""
+    res = solve_lp(lp, solver, SolveSettings(), duals=not lp.is_mip)
+    return res, float(res.objective)
 
 
 SPECS = [
@@ -30,7 +28,7 @@ SPECS = [
 
 @pytest.mark.parametrize("spec", SPECS, ids=["C", "C_literals", "light"])
 @pytest.mark.parametrize("relax", [True, False], ids=["lp", "ip"])
-def test_pyomo_master_equals_arrays(spec, relax):
+def test_master_program_and_its_pyomo_model_solve_alike(spec, relax):
     X, y = tiny(1)
     clauses = all_clauses(4, 2)
     cov = cover_of(X, clauses)
@@ -39,13 +37,13 @@ def test_pyomo_master_equals_arrays(spec, relax):
     res = solve(m, "highs", duals=relax)
     assert res.status.value == "optimal"
     sol = F.extract_master(m)
-    arr = F.master_arrays(cov, y, nl, spec, grounding=[0, 3], relax=relax)
-    res2, obj2 = solve_arrays(arr)
+    lp = F.master_lp(cov, y, nl, spec, grounding=[0, 3], relax=relax)
+    res2, obj2 = solve_program(lp)
     assert sol.objective == pytest.approx(obj2, abs=1e-7)
     if relax:
         # both dual vectors are optimal duals of the same LP (they may differ where the LP is degenerate)
-        lam2 = -res2.duals[-1] if spec.form == "constraint" else 0.0
-        for mu, lam in [(sol.mu, sol.lam), (res2.duals[: arr.n_pos], lam2)]:
+        lam2 = -res2.duals[lp.rows("complexity")][0] if spec.form == "constraint" else 0.0
+        for mu, lam in [(sol.mu, sol.lam), (res2.duals[lp.rows("cover")], lam2)]:
             assert_optimal_duals(cov, y, nl, spec, [0, 3], sol.w, sol.xi, mu, lam)
 
 
@@ -160,17 +158,20 @@ def test_pricing_milp_finds_negative_column_when_one_exists(seed, D, light):
         assert rc < 0
 
 
-def test_pricing_arrays_equal_pyomo_model():
+def test_pricing_program_and_its_pyomo_model_find_the_least_reduced_cost():
     X, y = tiny(5, n=12, J=5)
     mu, lam = random_duals(5, y)
     spec = F.MasterSpec(form="constraint", C=5, n_samples=12)
     r, a, b = F.pricing_weights(y, mu, lam, spec)
     exclude = [(0, 1)]
     best, _ = enumerate_min_rc(X, r, a, b, 2, exclude=exclude)
-    arr = F.pricing_arrays(X, y, r, a, b, 2, exclude=exclude)
-    res, obj = solve_arrays(F.MasterArrays(arr.cost, arr.A, arr.row_lower, arr.row_upper, arr.col_lower,
-                                           arr.col_upper, arr.integer, arr.constant, 0, False))
+    lp = F.pricing_lp(X, y, r, a, b, 2, exclude=exclude)
+    res, obj = solve_program(lp)
     assert obj == pytest.approx(best, abs=1e-7)
+    assert F.pricing_clause(res.x, lp) != (0, 1)
+    # new duals on the same structure, with a cutoff below the optimum: no clause qualifies
+    res_cut = solve_lp(F.set_pricing_objective(lp, r, a, b, cutoff=best - 1e-3), "highs")
+    assert res_cut.status.value == "infeasible"
     m = F.build_pricing(X, y, r, a, b, 2, exclude=exclude)
     solve(m, "highs").raise_for_status()
     import pyomo.environ as pyo

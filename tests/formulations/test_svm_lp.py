@@ -1,4 +1,4 @@
-"""The L1-norm SVM LP: Pyomo model vs arrays vs dual, backends, scikit-learn, bad input."""
+"""The L1-norm SVM LP: Pyomo model vs program vs dual, backends, scikit-learn, bad input."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from interpretopt.exceptions import InputError
 from interpretopt.formulations import svm_lp
-from interpretopt.solvers import INCREMENTAL_SOLVERS, SolveSettings, available_solvers, make_incremental, solve
+from interpretopt.solvers import INCREMENTAL_SOLVERS, SolveSettings, available_solvers, solve, solve_lp
 
 
 def _blobs(n=60, d=3, shift=1.2, seed=0):
@@ -27,43 +27,14 @@ def _solve_pyomo(X, y, solver="highs", **kw):
 
 
 def _solve_dual(X, y, solver="highs", **kw):
-    arr = svm_lp.dual_matrix_form(X, y, **kw)
-    inc = make_incremental(solver, sense="max")
-    inc.add_rows(arr.row_lower, arr.row_upper)
-    inc.add_columns(arr.c, arr.col_lower, arr.col_upper, A=arr.A)
-    res = inc.solve(SolveSettings(), duals=True)
+    res = solve_lp(svm_lp.dual_lp(X, y, **kw), solver, SolveSettings(), duals=True)
     assert res.status.value == "optimal"
-    return svm_lp.solution_from_duals(res.duals, arr, res.objective), res
+    return svm_lp.solution_from_duals(res.duals, X, y, dual_objective=res.objective, **kw), res
 
 
 def _normalized(sol):
     v = np.append(sol.w, sol.w0)
     return v / np.max(np.abs(sol.w))
-
-
-def test_matrix_form_equals_translated_pyomo_model():
-    from interpretopt.solvers import to_matrix_form
-
-    X, y = _blobs(n=12, d=2)
-    m = svm_lp.build(X, y, C=2.0)
-    mf = to_matrix_form(m)
-    arr = svm_lp.matrix_form(X, y, C=2.0)
-    d, n = 2, 12
-    order = {}
-    for j in range(d):
-        order[m.w_pos[j].name] = j
-        order[m.w_neg[j].name] = d + j
-    order[m.w0.name] = 2 * d
-    for i in range(n):
-        order[m.xi[i].name] = 2 * d + 1 + i
-    perm = np.array([order[v.name] for v in mf.variables])
-    rows = np.array([int(c.index()) for c in mf.constraints])
-    A_ours = arr.A.toarray()[np.ix_(rows, perm)]
-    assert np.allclose(mf.A.toarray(), A_ours)
-    assert np.allclose(mf.c, arr.c[perm])
-    assert np.allclose(mf.col_lower, arr.col_lower[perm]) and np.allclose(mf.col_upper, arr.col_upper[perm])
-    assert np.allclose(mf.row_lower, arr.row_lower[rows])
-    assert np.all(np.isinf(mf.row_upper))
 
 
 def test_pyomo_primal_and_dual_give_the_same_hyperplane_and_objective():
@@ -145,12 +116,9 @@ def test_property_strong_duality_and_nonnegative_objective(seed, C):
     X = rng.normal(size=(n, d))
     y = rng.integers(0, 2, n)
     y[:2] = [0, 1]
-    arr = svm_lp.matrix_form(X, y, C=C)
-    inc = make_incremental("highs", sense="min")
-    inc.add_rows(arr.row_lower, arr.row_upper)
-    inc.add_columns(arr.c, arr.col_lower, arr.col_upper, A=arr.A)
-    res = inc.solve(SolveSettings(), duals=False)
-    primal = svm_lp.solution_from_vector(res.x, arr)
+    lp = svm_lp.primal_lp(X, y, C=C)
+    res = solve_lp(lp, "highs", SolveSettings())
+    primal = svm_lp.solution_from_vector(res.x, lp)
     dual, _ = _solve_dual(X, y, C=C)
     assert primal.objective >= -1e-9
     assert primal.objective == pytest.approx(dual.objective, rel=1e-6, abs=1e-7)

@@ -109,14 +109,18 @@ def test_anneal_rule_list_incremental_matches_scratch_and_truncation(s, keep):
 @given(st.integers(0, 2**32 - 1))
 def test_swap_state_is_incremental_exact(seed):
     rng = np.random.default_rng(seed)
-    X, ranks = _data(120, seed=seed % 7)
+    X, ranks = _data(123, seed=seed % 7)  # not a multiple of 8: the packed rows end in padding bits
     pool = H.pair_rule_pool(X, ranks, H.discrete_mask(X), filter_factor=None)
     idx = tuple(int(i) for i in rng.choice(len(pool), 4, replace=False))
-    state = H._build_state(pool, ranks, idx)
+    pr = H._PackedRanks(ranks, pool.n)
+    state = H._build_state(pool, pr, idx)
     pos, new = int(rng.integers(4)), int(rng.integers(len(pool)))
-    cand = H._swap_state(pool, ranks, state, pos, new)
-    scratch = H._build_state(pool, ranks, cand.idx)
-    assert np.array_equal(cand.counts, scratch.counts) and np.array_equal(cand.sums, scratch.sums)
+    cand = H._swap_state(pool, pr, state, pos, new)
+    # reference: the prefix statistics of the boolean covers, from the definitions
+    counts, sums = A.prefix_stats(pool.cover_matrix(list(cand.idx)), ranks)
+    assert np.array_equal(cand.counts, counts) and np.array_equal(cand.sums, np.round(sums).astype(np.int64))
+    union = pool.cover_matrix(list(cand.idx)).any(axis=1)
+    assert np.array_equal(np.unpackbits(cand.prefix[-1], count=pool.n).view(bool), union)
 
 
 def test_anneal_improves_over_random_walk_start():
@@ -229,7 +233,9 @@ def _syn(n, seed):
 def test_annealing_against_greedy_and_random_walk_at_equal_steps():
     """Fixed pools, T = 500 steps each: the annealing (K = 0.03, linear cooling) beats the best state
     of a random walk; against greedy hill climbing from the same start it is within 0.01 on average
-    (measured: 0.003 below it at the published K = 0.03, 0.001 above it at K = 0.003)."""
+    (measured here: 0.003 below it at the published K = 0.03, 0.001 above it at K = 0.003; on the real
+    pools of adult and heloc, 24 cells: 0.0028 below, and no reading of eq. 15 above it, see the
+    annealing paragraph of :mod:`interpretopt.methods.abbr`)."""
     means = {"linear": [], "greedy": [], "random_walk": []}
     for seed in range(2):
         X, ranks = _syn(1500, seed)

@@ -439,6 +439,24 @@ def test_graphviz_engine_without_dot_is_a_clear_error(monkeypatch):
     plt.close(ax.figure)
 
 
+def test_a_stored_jst_graph_reads_back_equal_and_draws():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from interpretopt.methods import imd_render
+
+    X, y1, y2 = _or_synthetic(n=200)
+    imd = IMDExplainer(max_depth=2).fit(X, y1, y2)
+    nodes = imd_render.jst_graph(imd)
+    back = imd_render.graph_from_json(imd_render.graph_to_json(nodes))
+    assert back == nodes
+    ax = imd_render.plot_jst_graph(back)
+    assert len(ax.texts) >= len(nodes)
+    plt.close(ax.figure)
+
+
 def test_brcg_diff_predicts_where_the_two_rule_sets_differ():
     pytest.importorskip("interpretopt.methods.brcg")
     X, y1, y2 = _or_synthetic()

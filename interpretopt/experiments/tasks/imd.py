@@ -211,7 +211,10 @@ def _run_diff(ctx) -> dict:
     if getattr(est, "diff_rules_", None) is not None and est.n_rules_ <= MAX_ARTIFACT_RULES:
         out["artifacts"] = {"diff_rules.txt": est.render_rules(names)}
         if hasattr(est, "to_dot"):
+            from interpretopt.methods.imd_render import graph_to_json, jst_graph
+
             out["artifacts"]["jst.dot"] = est.to_dot(names)
+            out["artifacts"]["jst.json"] = graph_to_json(jst_graph(est, names))  # drawn by the report
     return out
 
 

@@ -114,3 +114,34 @@ def test_random_rules_gaps_match_brute_force():
 
     assert out["gap_abbr"] == pytest.approx(gap(best_abbr))
     assert out["gap_consistency"] == pytest.approx(gap(best_cons))
+
+
+def test_task_matrix_gives_the_fit_on_the_dataframe():
+    """The task hands the estimators the float matrix and the discrete features by index (one
+    conversion per dataset); the result must be the one of the fit on the DataFrame itself."""
+    from types import SimpleNamespace
+
+    from interpretopt.experiments.tasks.abbr import _data_matrix, _discrete_indices
+    from interpretopt.methods.abbr import ChecklistSearch, RuleListSearch
+
+    rng = np.random.default_rng(3)
+    n = 400
+    df = pd.DataFrame({
+        "age": rng.normal(40, 10, n).round(),
+        "job": pd.Categorical(rng.choice(["clerk", "nurse", "pilot", "smith"], n),
+                              categories=["clerk", "farmer", "nurse", "pilot", "smith"]),  # "farmer" unused
+        "hours": rng.integers(10, 60, n).astype(float),
+        "kids": rng.integers(0, 3, n),
+    })
+    scores = 1 / (1 + np.exp(-(0.05 * (df["age"] - 40) + (df["job"] == "pilot") + 0.02 * df["hours"])))
+    scores = np.asarray(scores) + rng.normal(0, 0.05, n)
+    ctx = SimpleNamespace(dataset=SimpleNamespace(X=df), memo=lambda name, make, **deps: make())
+    Xall, cats = _data_matrix(ctx)
+    rows = np.sort(rng.choice(n, 300, replace=False))
+    names = list(df.columns)
+    for cls, kw in ((RuleListSearch, {"L": 2, "M": 3}), (RuleListSearch, {"L": 3, "M": 2}), (ChecklistSearch, {"K": 3})):
+        ref = cls(**kw, n_iter=80, random_state=0).fit(df.iloc[rows].reset_index(drop=True), scores[rows])
+        disc = _discrete_indices(Xall[rows], "auto", names, cats, 10)
+        got = cls(**kw, n_iter=80, random_state=0, discrete=disc).fit(Xall[rows], scores[rows])
+        assert got.abbr_ == ref.abbr_ and got.render(names) == ref.render()
+        assert np.array_equal(got.discrete_, ref.discrete_)

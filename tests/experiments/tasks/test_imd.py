@@ -86,6 +86,18 @@ def test_paper_pairs_are_fixed_per_dataset_not_reselected():
         ("adult", "max", ("MLP1", "GB")), ("adult", "min", ("MLP2", "DT2"))}
 
 
+@pytest.mark.parametrize("scale", ["full", "reduced", "smoke"])
+def test_table7_tabulates_the_runs_of_table1(scale, tmp_path):
+    """Table 7 (surrogate fidelity) is measured on Table 1's runs: the same run keys, stored once in table1's
+    directory of a reproduction (<root>/imd/table1)."""
+    from interpretopt.experiments.runner import plan_runs, runs_source
+
+    t7 = load_config(CONFIGS[[p.stem for p in CONFIGS].index("table7")], scale=scale)
+    src, where = runs_source(t7, tmp_path / "imd" / "table7")
+    assert Path(src.path).stem == "table1" and where == tmp_path / "imd" / "table1"
+    assert [r.key for r in plan_runs(t7)] == [r.key for r in plan_runs(src)]
+
+
 def test_table1_smoke_runs_end_to_end(tmp_path, data_dir):
     import dataclasses
 
