@@ -57,6 +57,10 @@ all exact:
   kept (the rule is not applied to single literals: the empty clause is not a column).
   A dominated clause is never returned, so the clauses returned are the best ones up to
   dominance, and the bound below covers dominated clauses through their dominators.
+  The dominator may be an excluded clause (a master column): then a clause it dominates
+  may be neither returned nor met, and the bound covers it through ``excluded_min``; in
+  column generation the excluded clauses price ``>= 0`` at the LP optimum, and so does
+  every clause they dominate.
 
 Nodes are expanded best bound first; every child of an expanded node is priced exactly (one
 matrix-vector product scores all of them). The search keeps the ``max_columns`` best clauses
