@@ -514,6 +514,19 @@ def _fmt(x: Any, d: int = 3) -> str:
     return f"{x:.{d}f}" if isinstance(x, (float, np.floating)) else str(x)
 
 
+def _stored_runs_line(records: list[ConfigRecord]) -> str | None:
+    """``- runs: N stored (CPU ...), at commits ...``: what the tables rest on, which a report made
+    with ``--no-run`` does not show in its own wall time."""
+    n = sum(r.n_runs for r in records)
+    if not n:
+        return None
+    cpu = sum(r.cpu_time for r in records)
+    commits = sorted({c for r in records for c in r.commits})
+    shown = ", ".join(commits[:6]) + (f", ... ({len(commits)} commits)" if len(commits) > 6 else "")
+    return (f"- runs: {n} stored, {cpu / 3600:.2f} CPU hours in all"
+            + (f", made at commit{'s' if len(commits) > 1 else ''} {shown}" if commits else ""))
+
+
 def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, scale: str, command: str = "",
                  started: datetime | None = None, wall_time: float | None = None) -> Path:
     """Write ``REPORT.md``: a summary over the papers, then per paper each table beside the paper's."""
@@ -528,6 +541,7 @@ def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, sca
             f"- date: {(started or datetime.now(timezone.utc)).isoformat(timespec='seconds')}",
             f"- commit: {commit}" if commit else None,
             f"- wall time: {wall_time:.0f} s" if wall_time is not None else None,
+            _stored_runs_line(records),
             f"- machine: {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores",
             f"- scale: {scale}" + ("" if scale == "full" else " (not the published protocol: see each table's "
                                                                   "protocol notes for what is reduced)")]

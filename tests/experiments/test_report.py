@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path
@@ -12,8 +11,8 @@ import pytest
 
 from interpretopt.exceptions import InterpretoptError
 from interpretopt.experiments import report as R
-from interpretopt.experiments.cli_commands import add_experiment_commands
 from interpretopt.experiments.config import load_config, parse_config
+from tests.instances import run_cli as _cli
 
 REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -39,13 +38,6 @@ tables:
         juvenile: {{"1": 0.8}}
         imaginary: {{"1": 0.8}}
 """
-
-
-def _cli(*argv) -> int:
-    ap = argparse.ArgumentParser(prog="interpretopt")
-    add_experiment_commands(ap.add_subparsers(dest="command", required=True))
-    args = ap.parse_args([str(a) for a in argv])
-    return args.func(args)
 
 
 @pytest.fixture
@@ -169,6 +161,7 @@ def test_reproduce_all_writes_cells_report_and_costs(project):
     text = (out / "REPORT.md").read_text()
     assert "# Reproduction report: smoke scale" in text and "<!-- compared-share smoke: 0.5000 -->" in text
     assert "Protocol notes (from the config header)" in text and "Demo et al. (2020), Section 5." in text
+    assert "- runs: 2 stored, " in text and " CPU hours in all" in text
     assert "1 no data: juvenile (ICPSR 3986) is not redistributable" in text
     costs = json.loads((out / "run_costs.json").read_text())
     assert costs["imd/t1"]["smoke"]["n_runs"] == 1 and costs["imd/t1"]["smoke"]["per_run_s"] >= 0
