@@ -106,8 +106,9 @@ def problem_adult():
     from interpretopt.data import load_dataset
 
     ds = load_dataset("adult")
-    rf = RandomForestClassifier(n_estimators=100, random_state=0, n_jobs=1).fit(np.nan_to_num(ds.numeric, nan=-1.0), ds.y)
-    return ds.X, rf.predict(np.nan_to_num(ds.numeric, nan=-1.0)).astype(np.int8)
+    Xn = np.nan_to_num(ds.numeric(), nan=-1.0)
+    rf = RandomForestClassifier(n_estimators=100, random_state=0, n_jobs=1).fit(Xn, ds.y)
+    return ds.X, rf.predict(Xn).astype(np.int8)
 
 
 TARGETS = {"bc": 1 / 20, "synthetic": 1 / 50}
