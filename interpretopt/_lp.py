@@ -245,31 +245,26 @@ class LinearProgram:
 
     def pyomo_variables(self, model) -> list:
         """The ``VarData`` of each column, in column order, of a model built by :meth:`to_pyomo`."""
-        out: list = [None] * self.n_cols
-        for name, sl in self.col_blocks.items():
-            comp = model.component(name)
-            labels = self.col_labels.get(name)
-            if labels is None:
-                out[sl.start] = comp
-            else:
-                for j, i in zip(range(sl.start, sl.stop), labels):
-                    out[j] = comp[i]
-        return out
+        return _pyomo_items(model, self.col_blocks, self.col_labels, self.n_cols)
 
     def pyomo_constraints(self, model) -> list:
         """The ``ConstraintData`` of each row (``None`` for a row left out), in row order."""
-        out: list = [None] * self.n_rows
-        for name, sl in self.row_blocks.items():
-            comp = model.component(name)
-            labels = self.row_labels.get(name)
-            if comp is None:
-                continue
-            if labels is None:
-                out[sl.start] = comp
-            else:
-                for r, i in zip(range(sl.start, sl.stop), labels):
-                    out[r] = comp[i] if i in comp else None
-        return out
+        return _pyomo_items(model, self.row_blocks, self.row_labels, self.n_rows)
+
+
+def _pyomo_items(model, blocks: dict, labels: dict, n: int) -> list:
+    """The component data of each position of the named blocks (``None`` where the model has none)."""
+    out: list = [None] * n
+    for name, sl in blocks.items():
+        comp = model.component(name)
+        if comp is None:
+            continue
+        if name not in labels:
+            out[sl.start] = comp
+            continue
+        for j, i in zip(range(sl.start, sl.stop), labels[name]):
+            out[j] = comp[i] if i in comp else None
+    return out
 
 
 def _label(v):

@@ -45,6 +45,7 @@ from sklearn.utils._param_validation import (  # the schema vocabulary of every 
 from interpretopt.exceptions import InputError, InputTypeError, NotFittedError, ParameterError
 
 __all__ = [
+    "check_2d",
     "HasMethods",
     "Hidden",
     "Interval",
@@ -98,6 +99,15 @@ def feature_names_of(X: Any, n_features: int | None = None) -> list[str]:
     return [f"x{j}" for j in range(d)]
 
 
+def check_2d(arr: np.ndarray, name: str = "X") -> None:
+    """Raise :class:`InputError` unless ``arr`` is 2-D (n_samples, n_features)."""
+    if arr.ndim == 1:
+        raise InputError(f"{name} must be 2-D (n_samples, n_features), got a 1-D array of length {arr.shape[0]}; "
+                         f"Reshape your data with {name}.reshape(-1, 1) for a single feature")
+    if arr.ndim != 2:
+        raise InputError(f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}")
+
+
 def check_X(X: Any, *, name: str = "X", allow_nan: bool = False, min_samples: int = 1) -> np.ndarray:
     """Validate a 2-D numeric feature matrix and return it as a float64 array.
 
@@ -119,11 +129,7 @@ def check_X(X: Any, *, name: str = "X", allow_nan: bool = False, min_samples: in
             arr = np.asarray(X, dtype=float)
         except (TypeError, ValueError) as exc:
             raise InputError(f"{name} must be numeric; could not convert to float: {exc}") from None
-    if arr.ndim == 1:
-        raise InputError(f"{name} must be 2-D (n_samples, n_features), got a 1-D array of length {arr.shape[0]}; "
-                         "use X.reshape(-1, 1) for a single feature")
-    if arr.ndim != 2:
-        raise InputError(f"{name} must be 2-D (n_samples, n_features), got shape {arr.shape}")
+    check_2d(arr, name)
     if arr.shape[0] < min_samples:
         raise InputError(f"{name} has {arr.shape[0]} rows; at least {min_samples} required")
     if arr.shape[1] == 0:

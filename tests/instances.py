@@ -62,3 +62,15 @@ def rule_pool(seed, n=120, J=6):
     cov = np.column_stack([X[:, 0] > 0.5, X[:, 0] <= 0.5, X[:, 1] > 0.3, X[:, 2] > 0.7, X[:, 1] <= 0.2,
                            (X[:, 0] > 0.5) & (X[:, 2] > 0.5)])[:, :J]
     return pack_bool(cov), y
+
+
+def run_cli(*argv) -> int:
+    """Build the experiment subcommands of ``interpretopt`` and run one (arguments as strings)."""
+    import argparse
+
+    from interpretopt.experiments.cli_commands import add_experiment_commands
+
+    ap = argparse.ArgumentParser(prog="interpretopt")
+    add_experiment_commands(ap.add_subparsers(dest="command", required=True))
+    args = ap.parse_args([str(a) for a in argv])
+    return args.func(args)

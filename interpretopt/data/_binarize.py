@@ -37,6 +37,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from interpretopt._validation import check_2d
 from interpretopt.exceptions import InputError
 from interpretopt.rules import Condition
 
@@ -55,11 +56,7 @@ def _as_frame(X: Any) -> tuple[pd.DataFrame, bool]:
         arr = np.asarray(X)
     except Exception as exc:  # pragma: no cover - exotic inputs
         raise InputError(f"X could not be converted to an array: {exc}") from None
-    if arr.ndim == 1:
-        raise InputError(f"X must be 2-D (n_samples, n_features), got a 1-D array of length {arr.shape[0]}; "
-                         "Reshape your data with X.reshape(-1, 1) for a single feature")
-    if arr.ndim != 2:
-        raise InputError(f"X must be 2-D (n_samples, n_features), got shape {arr.shape}")
+    check_2d(arr, "X")
     if arr.dtype.kind == "c":
         raise InputError("Complex data not supported: X has complex values; binarizers need real numbers or categories")
     return pd.DataFrame(arr), False

@@ -265,6 +265,20 @@ def aggregate_samples(cover, y, sample_weight=None):
     return cov[first], yb[first].astype(np.int8), weight.astype(float)
 
 
+def _columns_data(cover, y, n_literals, grounded, sample_weight):
+    """Checked ``(labels, coverage, n_literals, grounded mask, sample weights)`` of a set of clause columns."""
+    yb = _check_y(y)
+    cov = _as_cover(cover, yb.shape[0])
+    K = cov.shape[1]
+    n_literals = np.asarray(n_literals, dtype=float).reshape(-1)
+    if n_literals.shape[0] != K:
+        raise InputError(f"n_literals has {n_literals.shape[0]} entries for {K} columns")
+    grounded = np.zeros(K, dtype=bool) if grounded is None else np.asarray(grounded, dtype=bool).reshape(-1)
+    if grounded.shape[0] != K:
+        raise InputError(f"grounded has {grounded.shape[0]} entries for {K} columns")
+    return yb, cov, n_literals, grounded, _weights(sample_weight, yb.shape[0])
+
+
 def _grounding_mask(grounding: Sequence[int] | np.ndarray, K: int) -> np.ndarray:
     mask = np.zeros(K, dtype=bool)
     idx = np.asarray(list(grounding), dtype=int)
@@ -299,14 +313,8 @@ def master_columns(cover, y, n_literals, spec: MasterSpec, *, grounded=None, rel
         Rows (2) restricted to positives, then row (3) coefficients ``c_k`` in the constraint form.
     upper : (K,) float
     """
-    yb = _check_y(y)
-    cov = _as_cover(cover, yb.shape[0])
+    yb, cov, n_literals, grounded, sw = _columns_data(cover, y, n_literals, grounded, sample_weight)
     K = cov.shape[1]
-    n_literals = np.asarray(n_literals, dtype=float).reshape(-1)
-    if n_literals.shape[0] != K:
-        raise InputError(f"n_literals has {n_literals.shape[0]} entries for {K} columns")
-    grounded = np.zeros(K, dtype=bool) if grounded is None else np.asarray(grounded, dtype=bool)
-    sw = _weights(sample_weight, yb.shape[0])
     fp = np.asarray(cov[~yb].T @ sw[~yb]).ravel().astype(float)
     cost = spec.loss_scale * fp + spec.clause_penalty(n_literals) - spec.grounding_penalty * grounded
     block = cov[yb].astype(float)
@@ -554,16 +562,8 @@ def lagrangian_terms(spec: MasterSpec, y, mu, lam: float, cover, n_literals, *, 
     sample_weight : (n,) or None
         Row weights (multiplicities of merged rows).
     """
-    yb = _check_y(y)
-    cov = _as_cover(cover, yb.shape[0])
+    yb, cov, n_literals, grounded, sw = _columns_data(cover, y, n_literals, grounded, sample_weight)
     K = cov.shape[1]
-    n_literals = np.asarray(n_literals, dtype=float).reshape(-1)
-    if n_literals.shape[0] != K:
-        raise InputError(f"n_literals has {n_literals.shape[0]} entries for {K} columns")
-    grounded = np.zeros(K, dtype=bool) if grounded is None else np.asarray(grounded, dtype=bool).reshape(-1)
-    if grounded.shape[0] != K:
-        raise InputError(f"grounded has {grounded.shape[0]} entries for {K} columns")
-    sw = _weights(sample_weight, yb.shape[0])
     s = spec.loss_scale * sw[yb]
     mu = np.asarray(mu, dtype=float).reshape(-1)
     if mu.shape[0] != s.shape[0]:

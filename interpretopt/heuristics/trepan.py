@@ -93,12 +93,17 @@ class SamplingTrace:
     ``"empty_region"`` (the sampling region has no interior); ``eq7_met`` says whether the
     variance of the positive-rate estimate ended at or below the cutoff. ``method``,
     ``acceptance``, ``n_draws``, ``n_steps``, ``n_chains``, ``burn_in``, ``thin`` and
-    ``tightened`` come from :class:`~interpretopt.heuristics.polytope_sampling.PolytopeSampler`.
-    ``variance_inflation`` (hit-and-run nodes with at least two points per chain): the
-    variance of the sampled points' positive rate estimated from the spread of the chains'
-    own rates, divided by eq. 7's ``p (1 - p) / n`` for independent points; above 1 when
-    successive points of a chain are correlated, so that eq. 7 understates the estimate's
-    variance by that factor.
+    ``tightened``, ``uniform_starts`` (chains started at inherited points already uniform in
+    the node's region, without burn-in; 0 on the burn-in path) and ``n_chain_steps`` come
+    from :class:`~interpretopt.heuristics.polytope_sampling.PolytopeSampler`.
+    ``variance_inflation`` (hit-and-run nodes): the variance of the node's positive-rate
+    estimate divided by eq. 7's ``p (1 - p) / N`` for independent points; above 1 when
+    points are correlated, so that eq. 7 understates the estimate's variance by that factor.
+    On the burn-in path (nodes with at least two points per chain) it is estimated from the
+    spread of the chains' own rates (correlation of successive points of a chain); on the
+    uniform-start path from the correlation ``rho`` of the labels of each chain's start (an
+    inherited point) and of its first point, as ``1 + 2 rho m / N`` for ``m`` such pairs
+    among the node's ``N`` data (later points of a cycling chain are not counted).
     """
 
     n_inherited: int = 0
@@ -115,6 +120,8 @@ class SamplingTrace:
     burn_in: int = 0
     thin: int = 0
     tightened: bool = False
+    uniform_starts: int = 0
+    n_chain_steps: int = 0
     variance_inflation: float = float("nan")
     variances: list = field(default_factory=list)
 
@@ -170,7 +177,8 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
                      batch_size: int = 1000, min_batches: int = 1, max_samples: int | None = None,
                      starts: np.ndarray | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
                      burn_in: int | None = None, thin: int | None = None,
-                     max_draws: int | None = None) -> tuple[np.ndarray, np.ndarray, SamplingTrace]:
+                     max_draws: int | None = None, uniform_starts: np.ndarray | None = None,
+                     uniform_starts_y: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, SamplingTrace]:
     """Algorithm 2: sample the node's region in batches until ``p (1 - p) / N <= cutoff_variance`` (eq. 7).
 
     Points are uniform in ``{x : C x <= b, lo <= x <= hi}`` (the node's polytope inside its
@@ -205,6 +213,11 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
     min_acceptance, burn_in, thin : see :class:`~interpretopt.heuristics.polytope_sampling.PolytopeSampler`
     max_draws : int or None
         Only with ``sampler="rejection"``: cap on box points drawn at this node.
+    uniform_starts : ndarray (k, d), optional
+        Points known to be uniform in the region (inherited points the parent sampled): where
+        hit-and-run is needed its chains start there without burn-in.
+    uniform_starts_y : ndarray (k,), optional
+        Their labels (for ``variance_inflation`` on that path).
 
     Returns
     -------
@@ -223,6 +236,7 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
     y_parts: list[np.ndarray] = []
     ps: PolytopeSampler | None = None
     chain_pos = chain_n = None
+    chain_of: list[np.ndarray] = []
     while True:
         if trace.n_batches >= min_batches and N > 0:
             p = pos / N
@@ -239,13 +253,15 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
             # one hit-and-run chain per point of a batch: each batch is one step of thinning
             ps = PolytopeSampler(polytope, lo, hi, rng, starts=starts, method=sampler, min_acceptance=min_acceptance,
                                  n_chains=min(1000, int(batch_size)), burn_in=burn_in, thin=thin,
-                                 max_draws=max_draws)
+                                 max_draws=max_draws, uniform_starts=uniform_starts)
         Xb = ps.draw(want)
         if Xb.shape[0] == 0:
             trace.stopped_by = "empty_region" if ps.empty else "draw_limit"
             break
         yb = np.asarray(oracle(Xb)).astype(np.int8).ravel()
-        if ps.stats.method == "hit_and_run":
+        if ps.last_chains is not None:
+            chain_of.append(ps.last_chains)
+        elif ps.stats.method == "hit_and_run":
             k = ps.stats.n_chains
             if chain_pos is None:
                 chain_pos, chain_n = np.zeros(k), np.zeros(k)
@@ -275,14 +291,43 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
         if 0.0 < p_h < 1.0:
             trace.variance_inflation = float(np.var(rates, ddof=1) / chain_n.shape[0]
                                              / (p_h * (1 - p_h) / n_h))
+    if chain_of and uniform_starts_y is not None and 0 < pos < N:
+        trace.variance_inflation = _chain_group_inflation(
+            np.concatenate(chain_of), np.concatenate(y_parts), ps.chain_start_rows,
+            np.asarray(uniform_starts_y).astype(float).ravel(), N, pos, int(n_positive))
     if ps is not None:
         st = ps.stats
         trace.method, trace.acceptance, trace.n_draws = st.method, st.acceptance, st.n_draws
         trace.n_steps, trace.n_chains, trace.burn_in, trace.thin = st.n_steps, st.n_chains, st.burn_in, st.thin
         trace.tightened = st.tightened
+        trace.uniform_starts, trace.n_chain_steps = st.uniform_starts, st.n_chain_steps
     X_new = np.vstack(X_parts) if X_parts else np.empty((0, d))
     y_new = np.concatenate(y_parts) if y_parts else np.empty(0, dtype=np.int8)
     return X_new, y_new, trace
+
+
+def _chain_group_inflation(chains: np.ndarray, y_new: np.ndarray, start_rows: np.ndarray, y_starts: np.ndarray,
+                           N: int, pos: int, pos_inherited: int) -> float:
+    """Variance inflation of a node's positive rate on the uniform-start path (batch means by chain).
+
+    Chains are independent given their starts, so the node's ``N`` labels fall into
+    independent groups: each chain's start (an inherited point) with the points it emitted,
+    and every other inherited point alone. ``Var(sum y) = sum_g Var(S_g)``, estimated by
+    ``sum_g (S_g - n_g p)^2``; divided by the ``N p (1 - p)`` of independent points.
+    """
+    p = pos / N
+    K = start_rows.shape[0]
+    S = np.bincount(chains, weights=y_new.astype(float), minlength=K)
+    n_g = np.bincount(chains, minlength=K).astype(float)
+    used = n_g > 0
+    S = S[used] + y_starts[start_rows[used]]
+    n_g = n_g[used] + 1.0
+    grouped = float(((S - n_g * p) ** 2).sum())
+    # inherited points outside the groups: (y - p)^2 summed, from their count of positives
+    n_rest = N - int(n_g.sum())
+    pos_rest = pos_inherited - int(y_starts[start_rows[used]].sum())
+    rest = pos_rest * (1 - p) ** 2 + (n_rest - pos_rest) * p ** 2
+    return (grouped + rest) / (N * p * (1 - p))
 
 
 def best_axis_split(X: np.ndarray, y: np.ndarray, *, criterion: str = "gain") -> Split | None:
@@ -426,6 +471,50 @@ def _box_of(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return X.min(axis=0), X.max(axis=0)
 
 
+def _region_inside(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, p_lo: np.ndarray,
+                   p_hi: np.ndarray) -> tuple[bool, int]:
+    """Whether ``R = polytope & [lo, hi]`` lies inside the box ``[p_lo, p_hi]``, and the LPs it took.
+
+    Only faces where ``[lo, hi]`` sticks out need a look: bound propagation settles most (no
+    LP); the rest take one LP each, ``max x_j`` (or ``min``) over ``R``.
+    """
+    tol = 1e-9 * np.maximum(1.0, np.maximum(np.abs(p_lo), np.abs(p_hi)))
+    out_lo = lo < p_lo - tol
+    out_hi = hi > p_hi + tol
+    if not (out_lo.any() or out_hi.any()):
+        return True, 0
+    tight = polytope.propagate_bounds(lo, hi)
+    if tight is None:
+        return True, 0  # empty: inside anything
+    t_lo, t_hi = np.maximum(tight[0], lo), np.minimum(tight[1], hi)
+    out_lo &= t_lo < p_lo - tol
+    out_hi &= t_hi > p_hi + tol
+    if not (out_lo.any() or out_hi.any()):
+        return True, 0
+    from scipy.optimize import linprog
+
+    A = polytope.C if polytope.n_constraints else None
+    rhs = polytope.b if polytope.n_constraints else None
+    bnds = list(zip(t_lo.tolist(), t_hi.tolist()))
+    n_lp = 0
+    for j in np.flatnonzero(out_lo | out_hi):
+        for sign, out, limit in ((1.0, out_lo, p_lo), (-1.0, out_hi, p_hi)):
+            if not out[j]:
+                continue
+            c = np.zeros(polytope.dim)
+            c[j] = sign
+            res = linprog(c, A_ub=A, b_ub=rhs, bounds=bnds, method="highs")
+            n_lp += 1
+            if res.status == 2:
+                return True, n_lp
+            if res.status != 0:
+                return False, n_lp  # undecided: treat as not nested (the burn-in path is always valid)
+            x = float(res.x[j])
+            if (sign > 0 and x < limit[j] - tol[j]) or (sign < 0 and x > limit[j] + tol[j]):
+                return False, n_lp
+    return True, n_lp
+
+
 LEAF_LABELS = ("majority", "side")
 ROOT_LABELS = ("majority", "negative")
 
@@ -483,7 +572,9 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
         (drawing points, without the oracle), ``split_time``, ``boundary_time``,
         ``oracle_time``, the same in process CPU seconds (``*_cpu``), ``n_eq7_unmet`` (nodes whose sampling stopped
         before eq. 7 was met, by a cap or an empty region), ``sampling_methods`` (nodes per
-        sampling method).
+        sampling method), ``n_nested`` (nodes whose region lies inside their parent's sampling
+        box, so that the points an ancestor sampled are uniform in it) and ``nesting_lps``
+        (LPs that check cost).
     """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[0] == 0:
@@ -493,12 +584,14 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
     if root_label not in ROOT_LABELS:
         raise InputError(f"root_label must be one of {', '.join(ROOT_LABELS)}, got {root_label!r}")
     sampling = dict(sampling or {})
-    unknown = sorted(set(sampling) - {"sampler", "min_acceptance", "burn_in", "thin", "max_draws"})
+    valid = ("sampler", "min_acceptance", "burn_in", "thin", "max_draws", "inherited_starts")
+    unknown = sorted(set(sampling) - set(valid))
     if unknown:
-        raise InputError(f"unknown sampling option(s) {unknown}; valid: sampler, min_acceptance, burn_in, thin, "
-                         "max_draws")
+        raise InputError(f"unknown sampling option(s) {unknown}; valid: {', '.join(valid)}")
+    inherited_starts = bool(sampling.pop("inherited_starts", True))
     n, d = X.shape
-    stats: dict[str, Any] = {"n_queries": 0, "n_eq7_unmet": 0, "sampling_methods": {}}
+    stats: dict[str, Any] = {"n_queries": 0, "n_eq7_unmet": 0, "sampling_methods": {}, "n_nested": 0,
+                             "nesting_lps": 0}
     for part in ("oracle", "sampling", "split", "boundary"):
         stats[f"{part}_time"] = 0.0
         stats[f"{part}_cpu"] = 0.0
@@ -529,10 +622,17 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
     nodes: list[TreeNode] = []
     root = TreeNode(node_id=0, path="", depth=1, polytope=root_poly, side_label=0)
     nodes.append(root)
-    # depth first (left subtree first): only one root path holds data at a time
-    stack: list[tuple[TreeNode, np.ndarray, np.ndarray]] = [(root, X, y0)]
+    # depth first (left subtree first): only one root path holds data at a time. Beside each
+    # node's data travel a mask of the rows uniform in the parent's sampling region (rows some
+    # ancestor sampled, while the regions stayed nested) and the parent's sampling box: a child
+    # whose region lies inside it (checked exactly, _region_inside) holds those rows uniform in
+    # its own region (the restriction of a uniform law); its hit-and-run chains start there
+    # without burn-in
+    # (polytope_sampling, "Chains started at uniform points")
+    stack: list[tuple[TreeNode, np.ndarray, np.ndarray, np.ndarray, Any]] = [
+        (root, X, y0, np.zeros(n, dtype=bool), None)]
     while stack:
-        node, Xn, yn = stack.pop()
+        node, Xn, yn, un, parent_box = stack.pop()
         rng = node_rng(seed, node.path)
         if Xn.shape[0]:
             lo, hi = _box_of(Xn)
@@ -543,10 +643,21 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
             lo, hi = root_lo.copy(), root_hi.copy()
         t = clock()
         o0 = (stats["oracle_time"], stats["oracle_cpu"])
+        if un.any() and inherited_starts:
+            nested, n_lp = _region_inside(node.polytope, lo, hi, *parent_box)
+            stats["nesting_lps"] += n_lp
+            if not nested:
+                un = np.zeros(Xn.shape[0], dtype=bool)
+        else:
+            nested = False
+        stats["n_nested"] += int(nested)
+        uni = un if inherited_starts and un.any() else None
         Xs, ys, trace = sample_on_demand(node.polytope, lo, hi, counted_oracle, rng, n_inherited=Xn.shape[0],
                                          n_positive=int(yn.sum()), cutoff_variance=cutoff_variance,
                                          batch_size=batch_size, min_batches=min_batches,
-                                         max_samples=max_node_samples, starts=Xn, **sampling)
+                                         max_samples=max_node_samples, starts=Xn,
+                                         uniform_starts=None if uni is None else Xn[uni],
+                                         uniform_starts_y=None if uni is None else yn[uni], **sampling)
         # sampling time excludes the oracle's own time on the sampled points
         add("sampling", t, (stats["oracle_time"] - o0[0], stats["oracle_cpu"] - o0[1]))
         if not trace.eq7_met:
@@ -556,6 +667,7 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
         if Xs.shape[0]:
             Xn = np.vstack([Xn, Xs])
             yn = np.concatenate([yn, ys])
+            un = np.concatenate([un, np.ones(Xs.shape[0], dtype=bool)])
         node.sampling = trace
         node.n_samples = int(Xn.shape[0])
         node.n_positive = int(yn.sum())
@@ -592,7 +704,7 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
                             node.left = child.node_id
                         else:
                             node.right = child.node_id
-                        pending.append((child, Xn[mask], yn[mask]))
+                        pending.append((child, Xn[mask], yn[mask], un[mask], (lo, hi)))
                     stack.extend(reversed(pending))
         if node.split is None and node.uncertain and boundary_fn is not None:
             t = clock()

@@ -484,6 +484,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         "burn_in": [Interval(Integral, 0, None, closed="left"), None],
         "thin": [Interval(Integral, 1, None, closed="left"), None],
         "max_draws": [Interval(Integral, 1, None, closed="left"), None],
+        "inherited_starts": ["boolean"],
         "random_state": RANDOM_STATE,
     }
 
@@ -494,7 +495,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
                  solver: str = "highs", solver_settings: Any = None, lp_path: str = "auto",
                  max_lp_samples: int | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
                  burn_in: int | None = None, thin: int | None = None, max_draws: int | None = None,
-                 random_state: Any = None) -> None:
+                 inherited_starts: bool = True, random_state: Any = None) -> None:
         self.max_depth = max_depth
         self.cutoff_entropy = cutoff_entropy
         self.cutoff_variance = cutoff_variance
@@ -517,6 +518,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         self.burn_in = burn_in
         self.thin = thin
         self.max_draws = max_draws
+        self.inherited_starts = inherited_starts
         self.random_state = random_state
 
     # -- validation
@@ -611,7 +613,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         self.solve_results_: list[dict] = []
         self.lp_status_counts_: dict[str, int] = {}
         sampling = {"sampler": self.sampler, "min_acceptance": float(self.min_acceptance), "burn_in": self.burn_in,
-                    "thin": self.thin, "max_draws": self.max_draws}
+                    "thin": self.thin, "max_draws": self.max_draws, "inherited_starts": bool(self.inherited_starts)}
         t0, c0 = time.perf_counter(), time.process_time()
         tree, stats = grow_translation_tree(
             X, oracle, self._split, max_depth=int(self.max_depth), cutoff_entropy=float(self.cutoff_entropy),
@@ -925,10 +927,17 @@ _COMMON_PARAMS_DOC = """
         least ``min_acceptance`` of its proposals, else hit-and-run.
     min_acceptance : float, default 0.02
     burn_in, thin : int or None
-        Hit-and-run's burn-in and thinning (``None``: ``10 d + 20`` and ``3 d``).
+        Hit-and-run's burn-in and thinning (``None``: ``10 d + 20`` and ``3 d``; chains
+        started at inherited uniform points make no burn-in and, with ``thin=None``, ``d``
+        steps per point).
     max_draws : int or None, default None
         With ``sampler="rejection"`` only: cap on box points per node (it then warns and
         records that eq. 7 was not met).
+    inherited_starts : bool, default True
+        Where a node needs hit-and-run and its sampling box lies inside its parent's, start
+        the chains at the inherited points an ancestor sampled (uniform in the node's region,
+        :mod:`interpretopt.heuristics.polytope_sampling`, "Chains started at uniform
+        points") without burn-in; ``False``: every hit-and-run node burns in.
     random_state : int, Generator or None
 """
 
@@ -1005,14 +1014,14 @@ class TREPANClassifier(_TranslatorBase):
                  solver: str = "highs", solver_settings: Any = None, lp_path: str = "auto",
                  max_lp_samples: int | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
                  burn_in: int | None = None, thin: int | None = None, max_draws: int | None = None,
-                 random_state: Any = None) -> None:
+                 inherited_starts: bool = True, random_state: Any = None) -> None:
         super().__init__(max_depth=max_depth, cutoff_entropy=cutoff_entropy, cutoff_variance=cutoff_variance,
                          margin=margin, box_margin=box_margin, batch_size=batch_size, min_batches=min_batches,
                          max_node_samples=max_node_samples, leaf_label=leaf_label, root_label=root_label,
                          boundary_estimates=boundary_estimates, C=C, class_weight=class_weight, solver=solver,
                          solver_settings=solver_settings, lp_path=lp_path, max_lp_samples=max_lp_samples,
                          sampler=sampler, min_acceptance=min_acceptance, burn_in=burn_in, thin=thin,
-                         max_draws=max_draws, random_state=random_state)
+                         max_draws=max_draws, inherited_starts=inherited_starts, random_state=random_state)
         self.splitter = splitter
         self.criterion = criterion
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from interpretopt._registry import Registry
 from interpretopt.exceptions import InputError, SolverError, UnknownNameError
-from interpretopt.solvers._types import Capabilities, SolveResult, SolveSettings, SolveStatus, relative_gap
+from interpretopt.solvers._types import (Capabilities, SolveResult, SolveSettings, SolveStatus, map_status,
+                                         relative_gap)
 
 __all__ = [
     "SOLVERS",
@@ -248,18 +249,10 @@ class _PyomoHighs(SolverBackend):
         solve_time = getattr(res.timing_info, "highs_time", None)
         info = {k: v for k, v in extra.items() if isinstance(v, (int, float))}
         info["translate_and_solve_time"] = elapsed
-        return SolveResult(
-            status=status,
-            objective=objective,
-            bound=bound,
-            gap=relative_gap(objective, bound) if has_sol else None,
-            solver=self.name,
-            version=self.version(),
-            message=message,
-            termination=tc.name,
-            solve_time=solve_time,
-            info=info,
-        )
+        return SolveResult(status=status, objective=objective, bound=bound,
+                           gap=relative_gap(objective, bound) if has_sol else None, solver=self.name,
+                           version=self.version(), message=message, termination=tc.name, solve_time=solve_time,
+                           info=info)
 
 
 class _NonFiniteModel(Exception):
@@ -315,21 +308,14 @@ def _check_highs_lp(highs) -> None:
 
 
 def _status_from_v2(tc, has_sol: bool, TC) -> SolveStatus:
-    if tc == TC.convergenceCriteriaSatisfied:
-        return SolveStatus.OPTIMAL if has_sol else SolveStatus.UNKNOWN
-    if tc == TC.maxTimeLimit:
-        return SolveStatus.FEASIBLE if has_sol else SolveStatus.TIME_LIMIT
-    if tc in (TC.iterationLimit, TC.objectiveLimit, TC.interrupted, TC.minStepLength):
-        return SolveStatus.FEASIBLE if has_sol else SolveStatus.LIMIT
-    if tc in (TC.provenInfeasible, TC.locallyInfeasible):
-        return SolveStatus.INFEASIBLE
-    if tc == TC.unbounded:
-        return SolveStatus.UNBOUNDED
-    if tc == TC.infeasibleOrUnbounded:
-        return SolveStatus.INFEASIBLE_OR_UNBOUNDED
-    if tc in (TC.error, TC.licensingProblems):
-        return SolveStatus.ERROR
-    return SolveStatus.FEASIBLE if has_sol else SolveStatus.UNKNOWN
+    """HiGHS-through-Pyomo's one status map (Pyomo's ``TerminationCondition``, see :func:`map_status`)."""
+    St = SolveStatus
+    limit = (St.FEASIBLE, St.LIMIT)
+    table = {TC.convergenceCriteriaSatisfied: (St.OPTIMAL, St.UNKNOWN), TC.maxTimeLimit: (St.FEASIBLE, St.TIME_LIMIT),
+             TC.iterationLimit: limit, TC.objectiveLimit: limit, TC.interrupted: limit, TC.minStepLength: limit,
+             TC.provenInfeasible: St.INFEASIBLE, TC.locallyInfeasible: St.INFEASIBLE, TC.unbounded: St.UNBOUNDED,
+             TC.infeasibleOrUnbounded: St.INFEASIBLE_OR_UNBOUNDED, TC.error: St.ERROR, TC.licensingProblems: St.ERROR}
+    return map_status(tc, table, has_sol)
 
 
 # ----------------------------------------------------------------------------------------
@@ -337,19 +323,14 @@ def _status_from_v2(tc, has_sol: bool, TC) -> SolveStatus:
 
 
 @_register
-class _DirectHighs(SolverBackend):
-    name = "highs_direct"
-    capabilities = Capabilities(lp=True, milp=True, duals=True, incremental=True, warm_start=True)
-    description = "HiGHS on the compiled matrix form (highspy directly)"
+class _DirectHighs(_PyomoHighs):
+    """The same solver and capabilities as ``highs``, without Pyomo's solver interface."""
 
-    def available(self) -> bool:
-        return _PyomoHighs().available()
+    name = "highs_direct"
+    description = "HiGHS on the compiled matrix form (highspy directly)"
 
     def unavailable_reason(self) -> str:
         return "install highspy (pip install highspy)"
-
-    def version(self) -> str:
-        return _PyomoHighs().version()
 
     def _solve(self, model, settings, duals):
         return _solve_via_incremental(model, settings, duals, "highs", self.name)
@@ -373,6 +354,19 @@ def _solve_via_incremental(model, settings, duals, kind: str, name: str) -> Solv
 
 # ----------------------------------------------------------------------------------------
 # Any other solver Pyomo knows, by its Pyomo name
+
+
+def _legacy_statuses(TC) -> dict:
+    """The status map of solvers behind Pyomo's legacy interface (``pyomo.opt.TerminationCondition``)."""
+    St = SolveStatus
+    table = {c: (St.OPTIMAL, St.UNKNOWN) for c in (TC.optimal, TC.globallyOptimal, TC.locallyOptimal)}
+    table.update({c: (St.FEASIBLE, St.LIMIT) for c in (TC.maxIterations, TC.maxEvaluations, TC.minStepLength,
+                                                        TC.userInterrupt, TC.resourceInterrupt,
+                                                        TC.licensingProblems, TC.intermediateNonInteger)})
+    table.update({c: St.ERROR for c in (TC.error, TC.solverFailure, TC.internalSolverError, TC.invalidProblem)})
+    table.update({TC.maxTimeLimit: (St.FEASIBLE, St.TIME_LIMIT), TC.infeasible: St.INFEASIBLE,
+                  TC.unbounded: St.UNBOUNDED, TC.infeasibleOrUnbounded: St.INFEASIBLE_OR_UNBOUNDED})
+    return table
 
 
 class PyomoFactoryBackend(SolverBackend):
@@ -471,25 +465,7 @@ class PyomoFactoryBackend(SolverBackend):
                              SS.stoppedByLimit, SS.other)
         if tc in (TC.infeasible, TC.unbounded, TC.infeasibleOrUnbounded, TC.invalidProblem):
             has_sol = False
-        if tc in (TC.optimal, TC.globallyOptimal, TC.locallyOptimal):
-            status = SolveStatus.OPTIMAL if has_sol else SolveStatus.UNKNOWN
-        elif tc == TC.maxTimeLimit:
-            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.TIME_LIMIT
-        elif tc in (TC.maxIterations, TC.maxEvaluations, TC.minStepLength, TC.userInterrupt,
-                    TC.resourceInterrupt, TC.licensingProblems, TC.intermediateNonInteger):
-            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.LIMIT
-        elif tc == TC.feasible:
-            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.UNKNOWN
-        elif tc == TC.infeasible:
-            status = SolveStatus.INFEASIBLE
-        elif tc == TC.unbounded:
-            status = SolveStatus.UNBOUNDED
-        elif tc == TC.infeasibleOrUnbounded:
-            status = SolveStatus.INFEASIBLE_OR_UNBOUNDED
-        elif tc in (TC.error, TC.solverFailure, TC.internalSolverError, TC.invalidProblem):
-            status = SolveStatus.ERROR
-        else:
-            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.UNKNOWN
+        status = map_status(tc, _legacy_statuses(TC), has_sol)
         objective = None
         if has_sol:
             import logging
@@ -533,17 +509,9 @@ class PyomoFactoryBackend(SolverBackend):
         if unmapped:
             message += (f"; settings {', '.join(unmapped)} were not passed to {self.name} (no known option name): "
                         "give them in SolveSettings.options under the solver's own names")
-        return SolveResult(
-            status=status,
-            objective=objective,
-            bound=bound,
-            gap=relative_gap(objective, bound) if has_sol else None,
-            solver=self.name,
-            version=self.version(),
-            message=message,
-            termination=str(tc),
-            solve_time=solve_time,
-        )
+        return SolveResult(status=status, objective=objective, bound=bound,
+                           gap=relative_gap(objective, bound) if has_sol else None, solver=self.name,
+                           version=self.version(), message=message, termination=str(tc), solve_time=solve_time)
 
 
 # ----------------------------------------------------------------------------------------

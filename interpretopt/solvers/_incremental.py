@@ -24,11 +24,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from interpretopt.exceptions import InputError, SolverError, UnknownNameError
-from interpretopt.solvers._types import SolveResult, SolveSettings, SolveStatus, relative_gap
+from interpretopt.solvers._types import (SolveResult, SolveSettings, SolveStatus, guard_after, map_status,
+                                         relative_gap, require, tell_infeasible_from_unbounded)
 
 __all__ = ["IncrementalModel", "make_incremental", "INCREMENTAL_SOLVERS"]
 
-_GUARD_GRACE = 0.5  # seconds past the time limit before our own wall-clock guard interrupts HiGHS
 
 
 def _vec(name: str, value, k: int, *, allow_inf: bool) -> np.ndarray:
@@ -42,6 +42,14 @@ def _vec(name: str, value, k: int, *, allow_inf: bool) -> np.ndarray:
     if not allow_inf and np.isinf(arr).any():
         raise InputError(f"{name} must be finite; infinite at position(s) {np.flatnonzero(np.isinf(arr))[:5].tolist()}")
     return np.ascontiguousarray(arr)
+
+
+def _bounds(lower, upper, k: int) -> tuple[np.ndarray, np.ndarray]:
+    lo = _vec("lower", lower, k, allow_inf=True)
+    hi = _vec("upper", upper, k, allow_inf=True)
+    if np.any(lo > hi):
+        raise InputError("lower bound above upper bound")
+    return lo, hi
 
 
 def _idx(name: str, idx, n: int) -> np.ndarray:
@@ -231,20 +239,12 @@ class IncrementalModel:
     def set_bounds(self, idx, lower, upper) -> None:
         """Change bounds of columns ``idx``."""
         ix = _idx("idx", idx, self._n_cols)
-        lo = _vec("lower", lower, ix.size, allow_inf=True)
-        hi = _vec("upper", upper, ix.size, allow_inf=True)
-        if np.any(lo > hi):
-            raise InputError("lower bound above upper bound")
-        self._set_bounds(ix, lo, hi)
+        self._set_bounds(ix, *_bounds(lower, upper, ix.size))
 
     def set_row_bounds(self, idx, lower, upper) -> None:
         """Change bounds of rows ``idx``."""
         ix = _idx("idx", idx, self._n_rows)
-        lo = _vec("lower", lower, ix.size, allow_inf=True)
-        hi = _vec("upper", upper, ix.size, allow_inf=True)
-        if np.any(lo > hi):
-            raise InputError("lower bound above upper bound")
-        self._set_row_bounds(ix, lo, hi)
+        self._set_row_bounds(ix, *_bounds(lower, upper, ix.size))
 
     def set_integrality(self, idx, integer) -> None:
         """Make columns ``idx`` integer (True) or continuous (False)."""
@@ -426,15 +426,26 @@ def _new_highs(highspy: Any) -> Any:
         os.close(saved)
 
 
+def _highs_statuses(M) -> dict:
+    """HiGHS' one status map (``HighsModelStatus`` -> :class:`SolveStatus`, see :func:`map_status`)."""
+    St = SolveStatus
+    limit = (St.FEASIBLE, St.LIMIT)
+    table = {M.kOptimal: St.OPTIMAL, M.kModelEmpty: St.OPTIMAL, M.kInfeasible: St.INFEASIBLE,
+             M.kUnbounded: St.UNBOUNDED, M.kUnboundedOrInfeasible: St.INFEASIBLE_OR_UNBOUNDED,
+             M.kTimeLimit: (St.FEASIBLE, St.TIME_LIMIT)}
+    table.update({c: limit for c in (M.kIterationLimit, M.kObjectiveBound, M.kObjectiveTarget, M.kInterrupt,
+                                      getattr(M, "kSolutionLimit", M.kIterationLimit))})
+    table.update({c: St.ERROR for c in (M.kLoadError, M.kModelError, M.kPresolveError, M.kSolveError,
+                                         M.kPostsolveError)})
+    return table
+
+
 class _HighsIncremental(IncrementalModel):
     solver = "highs"
 
     def __init__(self, sense: str = "min") -> None:
         super().__init__(sense)
-        try:
-            import highspy
-        except ImportError:  # pragma: no cover - highspy is a dependency
-            raise SolverError("highspy is not installed (pip install highspy)") from None
+        highspy = require("highspy", "highspy")
         self._hs = highspy
         h = _new_highs(highspy)
         h.setOptionValue("output_flag", False)
@@ -527,17 +538,17 @@ class _HighsIncremental(IncrementalModel):
         # set the flag explicitly on every call: HiGHS keeps a raised flag for later solves
         event.interrupt(self._deadline is not None and time.perf_counter() > self._deadline)
 
-    def _run(self, guard_after: float | None) -> bool:
-        """Run HiGHS; with ``guard_after`` interrupt it ourselves after that many seconds. True when interrupted."""
+    def _run(self, guard_seconds: float | None) -> bool:
+        """Run HiGHS; with ``guard_seconds`` interrupt it ourselves after that many seconds. True when interrupted."""
         h = self._h
-        if guard_after is None:
+        if guard_seconds is None:
             self._deadline = None
             h.run()
             return False
         if not self._guard_subscribed:
             h.cbMipInterrupt.subscribe(self._guard_callback)
             self._guard_subscribed = True
-        self._deadline = time.perf_counter() + guard_after
+        self._deadline = time.perf_counter() + guard_seconds
         try:
             h.run()
         finally:
@@ -557,11 +568,10 @@ class _HighsIncremental(IncrementalModel):
         check = h.getModelStatus()
         feasible = h.getInfo().primal_solution_status == 2
         h.changeColsCost(n, ix, costs)
-        if feasible:
-            return hs.HighsModelStatus.kUnbounded
-        if check == hs.HighsModelStatus.kInfeasible:
-            return check
-        return ms
+        M, St = hs.HighsModelStatus, SolveStatus
+        verdict = tell_infeasible_from_unbounded(
+            St.FEASIBLE if feasible else St.INFEASIBLE if check == M.kInfeasible else St.UNKNOWN)
+        return {St.UNBOUNDED: M.kUnbounded, St.INFEASIBLE: M.kInfeasible}.get(verdict, ms)
 
     def _solve(self, settings, duals):
         hs = self._hs
@@ -574,7 +584,7 @@ class _HighsIncremental(IncrementalModel):
         self._start = None
         # our own guard follows the common time limit (HiGHS's own limit may be overridden in options)
         tl = settings.time_limit if settings.time_limit is not None else wanted.get("time_limit", math.inf)
-        guard = tl + max(_GUARD_GRACE, 0.1 * tl) if (mip and math.isfinite(tl)) else None
+        guard = guard_after(tl) if (mip and math.isfinite(tl)) else None
         prepare_highs_threads(wanted.get("threads"))
         t0 = time.perf_counter()
         interrupted = self._run(guard)
@@ -596,25 +606,9 @@ class _HighsIncremental(IncrementalModel):
         sol = h.getSolution()
         has_sol = info.primal_solution_status == 2 and sol.value_valid
         M = hs.HighsModelStatus
-        if ms == M.kOptimal:
-            status = SolveStatus.OPTIMAL
-        elif ms == M.kInfeasible:
-            status, has_sol = SolveStatus.INFEASIBLE, False
-        elif ms == M.kUnbounded:
-            status, has_sol = SolveStatus.UNBOUNDED, False
-        elif ms == M.kUnboundedOrInfeasible:
-            status, has_sol = SolveStatus.INFEASIBLE_OR_UNBOUNDED, False
-        elif ms == M.kTimeLimit or (interrupted and ms == M.kInterrupt):
-            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.TIME_LIMIT
-        elif ms in (M.kIterationLimit, M.kObjectiveBound, M.kObjectiveTarget, M.kInterrupt,
-                    getattr(M, "kSolutionLimit", M.kIterationLimit)):
-            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.LIMIT
-        elif ms == M.kModelEmpty:
-            status, has_sol = SolveStatus.OPTIMAL, True
-        elif ms in (M.kLoadError, M.kModelError, M.kPresolveError, M.kSolveError, M.kPostsolveError):
-            status, has_sol = SolveStatus.ERROR, False
-        else:
-            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.UNKNOWN
+        code = M.kTimeLimit if (interrupted and ms == M.kInterrupt) else ms
+        status = map_status(code, _highs_statuses(M), has_sol)
+        has_sol = ms == M.kModelEmpty or (has_sol and status.has_solution)
         message = h.modelStatusToString(ms)
         if interrupted:
             message += (f"; HiGHS ran past its time limit of {tl:g} s and was interrupted by the wall-clock "
@@ -644,21 +638,10 @@ class _HighsIncremental(IncrementalModel):
         }
         if interrupted:
             res_info["guard_interrupted"] = True
-        return SolveResult(
-            status=status,
-            objective=objective,
-            bound=bound,
-            gap=relative_gap(objective, bound),
-            solver="highs_incremental",
-            version=self._version,
-            message=message,
-            termination=str(ms.name) if hasattr(ms, "name") else str(ms),
-            solve_time=solve_time,
-            x=x,
-            duals=y,
-            reduced_costs=rc,
-            info=res_info,
-        )
+        return SolveResult(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
+                           solver="highs_incremental", version=self._version, message=message,
+                           termination=str(ms.name) if hasattr(ms, "name") else str(ms), solve_time=solve_time,
+                           x=x, duals=y, reduced_costs=rc, info=res_info)
 
 
 # ----------------------------------------------------------------------------------------
@@ -670,10 +653,7 @@ class _GlopIncremental(IncrementalModel):
 
     def __init__(self, sense: str = "min") -> None:
         super().__init__(sense)
-        try:
-            from ortools.linear_solver import pywraplp
-        except ImportError:  # pragma: no cover - ortools is a dependency
-            raise SolverError("ortools is not installed (pip install ortools)") from None
+        pywraplp = require("ortools.linear_solver.pywraplp", "ortools")
         s = pywraplp.Solver.CreateSolver("GLOP")
         if s is None:  # pragma: no cover
             raise SolverError("OR-Tools was built without GLOP")
@@ -768,27 +748,21 @@ class _GlopIncremental(IncrementalModel):
             check = s.Solve()
             for var, cj in zip(self._cols, self._costs):
                 self._obj.SetCoefficient(var, cj)
-            if check in (pw.Solver.OPTIMAL, pw.Solver.FEASIBLE):
+            found = SolveStatus.FEASIBLE if check in (pw.Solver.OPTIMAL, pw.Solver.FEASIBLE) else SolveStatus.UNKNOWN
+            if tell_infeasible_from_unbounded(found) is SolveStatus.UNBOUNDED:
                 code = pw.Solver.UNBOUNDED
         solve_time = time.perf_counter() - t0
         names = {pw.Solver.OPTIMAL: "OPTIMAL", pw.Solver.FEASIBLE: "FEASIBLE", pw.Solver.INFEASIBLE: "INFEASIBLE",
                  pw.Solver.UNBOUNDED: "UNBOUNDED", pw.Solver.ABNORMAL: "ABNORMAL", pw.Solver.NOT_SOLVED: "NOT_SOLVED",
                  pw.Solver.MODEL_INVALID: "MODEL_INVALID"}
         has_sol = code in (pw.Solver.OPTIMAL, pw.Solver.FEASIBLE)
-        if code == pw.Solver.OPTIMAL:
-            status = SolveStatus.OPTIMAL
-        elif code == pw.Solver.FEASIBLE:
-            status = SolveStatus.FEASIBLE
-        elif code == pw.Solver.INFEASIBLE:
-            status = SolveStatus.INFEASIBLE
-        elif code == pw.Solver.UNBOUNDED:
-            status = SolveStatus.UNBOUNDED
-        elif code == pw.Solver.NOT_SOLVED:
-            status = SolveStatus.TIME_LIMIT if tl is not None else SolveStatus.LIMIT
-        elif code == pw.Solver.MODEL_INVALID:
+        if code == pw.Solver.MODEL_INVALID:
             raise SolverError("GLOP reports the model as invalid (check for NaN or inconsistent bounds)")
-        else:
-            status = SolveStatus.ERROR
+        St = SolveStatus
+        status = map_status(code, {pw.Solver.OPTIMAL: St.OPTIMAL, pw.Solver.FEASIBLE: St.FEASIBLE,
+                                   pw.Solver.INFEASIBLE: St.INFEASIBLE, pw.Solver.UNBOUNDED: St.UNBOUNDED,
+                                   pw.Solver.NOT_SOLVED: St.TIME_LIMIT if tl is not None else St.LIMIT},
+                            has_sol, default=St.ERROR)
         x = y = rc = None
         objective = bound = None
         if has_sol:
@@ -799,21 +773,11 @@ class _GlopIncremental(IncrementalModel):
             if duals:
                 y = np.fromiter((ct.dual_value() for ct in self._rows), dtype=float, count=len(self._rows))
                 rc = np.fromiter((var.reduced_cost() for var in self._cols), dtype=float, count=len(self._cols))
-        return SolveResult(
-            status=status,
-            objective=objective,
-            bound=bound,
-            gap=relative_gap(objective, bound),
-            solver="ortools_glop_incremental",
-            version=ortools_version(),
-            message=names.get(code, str(code)),
-            termination=names.get(code, str(code)),
-            solve_time=solve_time,
-            x=x,
-            duals=y,
-            reduced_costs=rc,
-            info={"iterations": int(s.iterations())},
-        )
+        name = names.get(code, str(code))
+        return SolveResult(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
+                           solver="ortools_glop_incremental", version=ortools_version(), message=name,
+                           termination=name, solve_time=solve_time, x=x, duals=y, reduced_costs=rc,
+                           info={"iterations": int(s.iterations())})
 
 
 # the incremental model of each backend that declares ``Capabilities.incremental``: one

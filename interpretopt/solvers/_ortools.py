@@ -21,8 +21,8 @@ import numpy as np
 
 from interpretopt.exceptions import SolverError
 from interpretopt.solvers._base import SOLVERS, SolverBackend, _register
-from interpretopt.solvers._incremental import _GUARD_GRACE
-from interpretopt.solvers._types import Capabilities, SolveResult, SolveStatus, relative_gap
+from interpretopt.solvers._types import (Capabilities, SolveResult, SolveStatus, guard_after, map_status,
+                                         relative_gap, tell_infeasible_from_unbounded)
 
 __all__ = ["ortools_version"]
 
@@ -94,11 +94,10 @@ class _OrtoolsBackend(SolverBackend):
             check.set_solver_specific_parameters(params)
         check.solve(helper)
         cst = check.status()
-        if cst in (S.OPTIMAL, S.FEASIBLE):
-            return S.UNBOUNDED
-        if cst == S.INFEASIBLE:
-            return S.INFEASIBLE
-        return S.UNKNOWN_STATUS
+        St = SolveStatus
+        verdict = tell_infeasible_from_unbounded(
+            St.FEASIBLE if cst in (S.OPTIMAL, S.FEASIBLE) else St.INFEASIBLE if cst == S.INFEASIBLE else St.UNKNOWN)
+        return {St.UNBOUNDED: S.UNBOUNDED, St.INFEASIBLE: S.INFEASIBLE}.get(verdict, S.UNKNOWN_STATUS)
 
     def _solve(self, model, settings, duals):
         from ortools.linear_solver.python import model_builder_helper as mbh
@@ -157,7 +156,7 @@ class _OrtoolsBackend(SolverBackend):
                 fired.append(True)
                 solver.interrupt_solve()
 
-            guard = threading.Timer(float(tl) + max(_GUARD_GRACE, 0.1 * float(tl)), _interrupt)
+            guard = threading.Timer(guard_after(tl), _interrupt)
             guard.daemon = True
         t1 = time.perf_counter()
         try:
@@ -182,31 +181,21 @@ class _OrtoolsBackend(SolverBackend):
             if st == S.UNBOUNDED:
                 ambiguous = False
         has_sol = bool(solver.has_solution()) if hasattr(solver, "has_solution") else st in (S.OPTIMAL, S.FEASIBLE)
-        if st == S.OPTIMAL:
-            status = SolveStatus.OPTIMAL
-        elif st == S.FEASIBLE:
-            status = SolveStatus.FEASIBLE
-        elif st == S.INFEASIBLE:
-            status, has_sol = SolveStatus.INFEASIBLE, False
-        elif st == S.UNBOUNDED:
-            status, has_sol = SolveStatus.UNBOUNDED, False
-        elif st == S.NOT_SOLVED:
-            status = SolveStatus.TIME_LIMIT if tl is not None else SolveStatus.LIMIT
-            if has_sol:
-                status = SolveStatus.FEASIBLE
-        elif st in (S.MODEL_INVALID, S.INVALID_SOLVER_PARAMETERS, S.SOLVER_TYPE_UNAVAILABLE,
-                    S.INCOMPATIBLE_OPTIONS, S.ABNORMAL):
+        if st in (S.MODEL_INVALID, S.INVALID_SOLVER_PARAMETERS, S.SOLVER_TYPE_UNAVAILABLE,
+                  S.INCOMPATIBLE_OPTIONS, S.ABNORMAL):
             detail = solver.status_string()
             raise SolverError(f"{self.name} rejected the model or its parameters ({st.name}): "
                               f"{detail or 'no detail'}; parameters: {params or '(none)'}")
-        elif ambiguous and st == S.UNKNOWN_STATUS:
-            status, has_sol = SolveStatus.INFEASIBLE_OR_UNBOUNDED, False
-        else:
-            status = SolveStatus.FEASIBLE if has_sol else SolveStatus.UNKNOWN
+        St = SolveStatus
+        table = {S.OPTIMAL: St.OPTIMAL, S.FEASIBLE: St.FEASIBLE, S.INFEASIBLE: St.INFEASIBLE,
+                 S.UNBOUNDED: St.UNBOUNDED, S.NOT_SOLVED: (St.FEASIBLE, St.TIME_LIMIT if tl is not None else St.LIMIT)}
+        if ambiguous:
+            table[S.UNKNOWN_STATUS] = St.INFEASIBLE_OR_UNBOUNDED
+        status = map_status(st, table, has_sol)
         message = st.name
         if fired:
             message += (f"; {self.name} ran past its time limit of {float(tl):g} s and the wall-clock guard "
-                        f"asked it to stop after {float(tl) + max(_GUARD_GRACE, 0.1 * float(tl)):.2f} s")
+                        f"asked it to stop after {guard_after(tl):.2f} s")
         if not status.has_solution:
             has_sol = False
         if solver.status_string():
@@ -235,55 +224,25 @@ class _OrtoolsBackend(SolverBackend):
                     if y.shape != (mf.n_rows,):
                         raise SolverError(f"{self.name} returned {y.shape} duals for {mf.n_rows} rows")
                     mf.load_duals(model, y)
-        return SolveResult(
-            status=status,
-            objective=objective,
-            bound=bound,
-            gap=relative_gap(objective, bound),
-            solver=self.name,
-            version=self.version(),
-            message=message,
-            termination=st.name,
-            solve_time=solve_time,
-            x=x,
-            duals=y,
-            reduced_costs=rc,
-            info={"build_time": build},
-        )
+        return SolveResult(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
+                           solver=self.name, version=self.version(), message=message, termination=st.name,
+                           solve_time=solve_time, x=x, duals=y, reduced_costs=rc, info={"build_time": build})
 
 
-@_register
-class _Glop(_OrtoolsBackend):
-    name = "ortools_glop"
-    mb_name = "glop"
-    capabilities = Capabilities(lp=True, milp=False, duals=True, incremental=True)
-    description = "OR-Tools GLOP (primal/dual simplex, LP only)"
-    setting_names = {"seed": "random_seed"}
-
-
-@_register
-class _Pdlp(_OrtoolsBackend):
-    name = "ortools_pdlp"
-    mb_name = "pdlp"
-    capabilities = Capabilities(lp=True, milp=False, duals=True)
-    description = "OR-Tools PDLP (first-order LP, moderate accuracy)"
-    setting_names = {"threads": "num_threads"}
-
-
-@_register
-class _CpSat(_OrtoolsBackend):
-    name = "ortools_cpsat"
-    mb_name = "sat"
-    capabilities = Capabilities(lp=False, milp=True, duals=False)
-    description = "OR-Tools CP-SAT (integer models; coefficients scaled to integers)"
-    setting_names = {"mip_gap": "relative_gap_limit", "threads": "num_workers", "seed": "random_seed"}
-
-
-@_register
-class _Scip(_OrtoolsBackend):
-    name = "ortools_scip"
-    mb_name = "scip"
-    fmt = "scip"
-    capabilities = Capabilities(lp=True, milp=True, duals=False)
-    description = "SCIP bundled with OR-Tools"
-    setting_names = {"mip_gap": "limits/gap", "seed": "randomization/randomseedshift"}
+# the OR-Tools backends: (name, model-builder solver, parameter format, capabilities, description,
+# common settings -> the solver's own parameter names); one registration each
+_BACKENDS = (
+    ("ortools_glop", "glop", "proto", Capabilities(lp=True, milp=False, duals=True, incremental=True),
+     "OR-Tools GLOP (primal/dual simplex, LP only)", {"seed": "random_seed"}),
+    ("ortools_pdlp", "pdlp", "proto", Capabilities(lp=True, milp=False, duals=True),
+     "OR-Tools PDLP (first-order LP, moderate accuracy)", {"threads": "num_threads"}),
+    ("ortools_cpsat", "sat", "proto", Capabilities(lp=False, milp=True, duals=False),
+     "OR-Tools CP-SAT (integer models; coefficients scaled to integers)",
+     {"mip_gap": "relative_gap_limit", "threads": "num_workers", "seed": "random_seed"}),
+    ("ortools_scip", "scip", "scip", Capabilities(lp=True, milp=True, duals=False), "SCIP bundled with OR-Tools",
+     {"mip_gap": "limits/gap", "seed": "randomization/randomseedshift"}),
+)
+for _name, _mb, _fmt, _caps, _desc, _settings in _BACKENDS:
+    _register(type(f"_Ortools_{_mb}", (_OrtoolsBackend,), {
+        "name": _name, "mb_name": _mb, "fmt": _fmt, "capabilities": _caps, "description": _desc,
+        "setting_names": _settings}))

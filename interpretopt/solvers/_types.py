@@ -13,7 +13,8 @@ import numpy as np
 
 from interpretopt.exceptions import InputError, SolverError
 
-__all__ = ["Capabilities", "SolveSettings", "SolveStatus", "SolveResult", "relative_gap"]
+__all__ = ["Capabilities", "SolveSettings", "SolveStatus", "SolveResult", "guard_after", "map_status",
+           "relative_gap", "require", "tell_infeasible_from_unbounded"]
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,55 @@ class Capabilities:
     def as_dict(self) -> dict[str, bool]:
         """``{capability: bool}`` in the order of :attr:`FIELDS`."""
         return {k: bool(getattr(self, k)) for k in self.FIELDS}
+
+
+def map_status(code, table: dict, has_solution: bool,
+               default: tuple = (SolveStatus.FEASIBLE, SolveStatus.UNKNOWN)) -> SolveStatus:
+    """A backend's status code as a :class:`SolveStatus`, through that backend's one table.
+
+    ``table[code]`` is a status, or a pair ``(status when a solution came back, status when
+    none did)`` for codes such as a limit; codes not in the table map to ``default``. A
+    status without a solution (:attr:`SolveStatus.has_solution`) means none is read.
+    """
+    entry = table.get(code, default)
+    if isinstance(entry, SolveStatus):
+        return entry
+    return entry[0] if has_solution else entry[1]
+
+
+def tell_infeasible_from_unbounded(zero_objective: SolveStatus) -> SolveStatus:
+    """The one infeasible-vs-unbounded rule, for a solver that reports one for the other or cannot say.
+
+    The backend solves the same rows and bounds again with a zero objective (in its own
+    API, restoring the objective after) and passes the outcome: a point found there proves
+    the model *unbounded* (it is feasible and was not solved to an optimum), proven
+    infeasibility proves it *infeasible*; anything else leaves ``infeasible_or_unbounded``.
+    """
+    if zero_objective.has_solution:
+        return SolveStatus.UNBOUNDED
+    if zero_objective is SolveStatus.INFEASIBLE:
+        return SolveStatus.INFEASIBLE
+    return SolveStatus.INFEASIBLE_OR_UNBOUNDED
+
+
+#: seconds (at least) a solver may run past its time limit before a backend's own guard stops it
+GUARD_GRACE = 0.5
+
+
+def guard_after(time_limit: float) -> float:
+    """When a backend's own wall-clock guard stops a solver that ignores ``time_limit``: the limit
+    plus a grace of 10 % of it, at least :data:`GUARD_GRACE` seconds (the one rule of every guard)."""
+    return float(time_limit) + max(GUARD_GRACE, 0.1 * float(time_limit))
+
+
+def require(module: str, package: str):
+    """Import ``module`` for a backend, or raise :class:`SolverError` saying which package to install."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:  # pragma: no cover - the default backends' packages are dependencies
+        raise SolverError(f"{package} is not installed (pip install {package})") from None
 
 
 def relative_gap(objective: float | None, bound: float | None) -> float | None:

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from interpretopt.experiments.cli_commands import add_experiment_commands, resolve_config_path
+from interpretopt.experiments.cli_commands import resolve_config_path
 from interpretopt.experiments.results import read_results
+from tests.instances import run_cli as _cli
 
 REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
-
-
-def _cli(*argv) -> int:
-    ap = argparse.ArgumentParser(prog="interpretopt")
-    add_experiment_commands(ap.add_subparsers(dest="command", required=True))
-    args = ap.parse_args([str(a) for a in argv])
-    return args.func(args)
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path
@@ -12,8 +11,8 @@ import pytest
 
 from interpretopt.exceptions import InterpretoptError
 from interpretopt.experiments import report as R
-from interpretopt.experiments.cli_commands import add_experiment_commands
 from interpretopt.experiments.config import load_config, parse_config
+from tests.instances import run_cli as _cli
 
 REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -39,13 +38,6 @@ tables:
         juvenile: {{"1": 0.8}}
         imaginary: {{"1": 0.8}}
 """
-
-
-def _cli(*argv) -> int:
-    ap = argparse.ArgumentParser(prog="interpretopt")
-    add_experiment_commands(ap.add_subparsers(dest="command", required=True))
-    args = ap.parse_args([str(a) for a in argv])
-    return args.func(args)
 
 
 @pytest.fixture

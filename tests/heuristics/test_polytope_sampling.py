@@ -127,3 +127,65 @@ def test_sampling_on_demand_records_the_variance_inflation_of_hit_and_run():
     assert tr.method == "hit_and_run" and tr.eq7_met and tr.n_chains == 200
     assert np.isfinite(tr.variance_inflation) and 0.3 < tr.variance_inflation < 10
     assert X.shape[0] == tr.n_sampled and P.contains(X, tol=1e-9).all()
+
+
+def test_hit_and_run_from_inherited_uniform_starts_is_uniform_without_burn_in_in_10d():
+    # the parent: the 10-simplex, sampled exactly; the child: its part with sum(x) <= 0.8, a
+    # simplex scaled by 0.8 (x_1 / 0.8 is Beta(1, d), sum(x) / 0.8 has CDF s^d). The parent's
+    # points inside the child are uniform there (restriction), so chains started at them need
+    # no burn-in: every point, one per chain, must already pass the exact marginals.
+    d, s = 10, 0.8
+    rng = np.random.default_rng(11)
+    parent = _simplex_points(rng, 40000, d)
+    child = _simplex(d).add(np.ones(d), s)
+    inherited = parent[parent.sum(axis=1) <= s]
+    S = PolytopeSampler(child, np.zeros(d), np.ones(d), rng, uniform_starts=inherited)
+    X = S.draw(3000)
+    assert S.stats.method == "hit_and_run" and S.stats.burn_in == 0 and S.stats.thin == d
+    assert S.stats.uniform_starts == inherited.shape[0] > 3000
+    assert S.stats.n_chain_steps == 3000 * d  # one chain per point, d steps each
+    assert child.contains(X, tol=1e-9).all()
+    assert len(set(S.chain_start_rows[S.last_chains].tolist())) == 3000  # distinct starts
+    assert min(_ks_simplex(X / s, d)) > ALPHA
+    # more points than starts: the chains go on, still uniform
+    Y = np.vstack([S.draw(1000) for _ in range(3)])
+    assert S.stats.n_steps == 2 * d and min(_ks_simplex(Y / s, d)) > ALPHA
+
+
+def test_the_inherited_start_path_needs_uniform_starts_inside_the_region():
+    # starts that are not in the region are dropped; too few left: the burn-in path
+    d = 4
+    rng = np.random.default_rng(12)
+    S = PolytopeSampler(_simplex(d), np.zeros(d), np.ones(d), rng, method="hit_and_run",
+                        uniform_starts=np.full((50, d), 0.9))
+    S.draw(10)
+    assert S.stats.uniform_starts == 0 and S.stats.burn_in == 10 * d + 20
+
+
+def test_burn_in_from_bad_starts_is_what_the_inherited_path_avoids():
+    # control: the same 10-D child from one corner start without burn-in is far from uniform,
+    # so the KS test above can fail
+    d, s = 10, 0.8
+    child = _simplex(d).add(np.ones(d), s)
+    S = PolytopeSampler(child, np.zeros(d), np.ones(d), np.random.default_rng(13),
+                        uniform_starts=np.full((3000, d), 0.01))
+    X = S.draw(3000)
+    assert S.stats.burn_in == 0 and min(_ks_simplex(X / s, d)) < ALPHA
+
+
+def test_sampling_on_demand_records_the_variance_inflation_of_inherited_starts():
+    from interpretopt.heuristics.trepan import sample_on_demand
+
+    d = 6
+    rng = np.random.default_rng(14)
+    P = _simplex(d)
+    U = _simplex_points(rng, 4000, d)
+    f = lambda Z: (Z[:, 0] > 0.1).astype(int)  # noqa: E731
+    yU = f(U)
+    X, y, tr = sample_on_demand(P, np.zeros(d), np.ones(d), f, rng, n_inherited=4000, n_positive=int(yU.sum()),
+                                cutoff_variance=2e-5, batch_size=1000, starts=U, uniform_starts=U,
+                                uniform_starts_y=yU, sampler="hit_and_run")
+    assert tr.method == "hit_and_run" and tr.burn_in == 0 and tr.uniform_starts == 4000 and tr.eq7_met
+    # start and point are correlated after d steps: the inflation is above 1 and bounded by 3
+    assert 1.05 < tr.variance_inflation < 3
+    assert abs(y.mean() - yU.mean()) < 0.03

@@ -350,6 +350,39 @@ def test_a_cap_warns_and_the_node_records_that_eq7_was_not_met():
         MTREPANClassifier(max_draws=60).fit(X, CircleTarget())
 
 
+def test_hit_and_run_nodes_start_at_inherited_uniform_points_only_when_boxes_nest():
+    # an oblique target in 5-D with hit-and-run forced: children whose sampling box lies inside
+    # their parent's start their chains at the parent's sampled points without burn-in; the
+    # others (and every node with inherited_starts=False) burn in
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, (300, 5))
+    w = np.array([1.0, -0.7, 0.4, 0.9, -0.5])
+
+    def target(Z):
+        return (np.sin(2 * Z @ w) > 0).astype(int)
+
+    kw = dict(max_depth=4, random_state=0, batch_size=200, cutoff_variance=2e-4, sampler="hit_and_run",
+              boundary_estimates=False)
+    est = MTREPANClassifier(**kw).fit(X, target)
+    uni = [nd for nd in est.tree_.nodes if nd.sampling.uniform_starts > 0]
+    assert uni and all(nd.path for nd in uni)  # never the root: its data are the training rows
+    for nd in uni:
+        tr = nd.sampling
+        assert tr.burn_in == 0 and tr.thin == 5 and tr.n_chain_steps == 5 * tr.n_sampled
+        assert tr.eq7_met and (np.isfinite(tr.variance_inflation) or nd.n_positive in (0, nd.n_samples))
+    assert any(np.isfinite(nd.sampling.variance_inflation) for nd in uni)
+    burned = [nd for nd in est.tree_.nodes if nd.sampling.method == "hit_and_run" and nd.sampling.uniform_starts == 0]
+    assert all(nd.sampling.burn_in == 10 * 5 + 20 for nd in burned)
+    off = MTREPANClassifier(inherited_starts=False, **kw).fit(X, target)
+    walked = [nd for nd in off.tree_.nodes if nd.sampling.method == "hit_and_run"]
+    assert len(walked) > len(burned) and all(nd.sampling.uniform_starts == 0 and nd.sampling.burn_in == 70
+                                             for nd in walked)
+    U = rng.uniform(-1, 1, (4000, 5))
+    assert abs(est.parity(target, U)["model_parity"] - off.parity(target, U)["model_parity"]) < 5
+    assert sum(nd.sampling.n_chain_steps for nd in est.tree_.nodes) < sum(
+        nd.sampling.n_chain_steps for nd in off.tree_.nodes)
+
+
 def test_without_a_cap_every_node_meets_eq7(circle_fit):
     _, est = circle_fit
     assert est.n_eq7_unmet_ == 0

@@ -28,11 +28,16 @@ from interpretopt.solvers import (  # noqa: E402
 ALL_NAMES = sorted(set(SOLVERS.names()) | {"cbc", "glpk", "appsi_highs"})
 
 
-def _backend_or_skip(name):
+def _backend_or_skip(name, integer=None):
+    """The backend ``name``; skip when it is not here, or (``integer`` given) does not solve that model class."""
     try:
-        return get_solver(name)
+        backend = get_solver(name)
     except (SolverError, UnknownNameError) as exc:
         pytest.skip(f"solver {name} unavailable here: {exc}")
+    caps = backend.capabilities
+    if integer is not None and not (caps.milp if integer else caps.lp):
+        pytest.skip(f"{name} does not solve this model class")
+    return backend
 
 
 # -- tiny models with known optima ---------------------------------------------------------
@@ -210,9 +215,7 @@ def unbounded(integer):
 @pytest.mark.parametrize("name", ALL_NAMES)
 @pytest.mark.parametrize("integer", [False, True])
 def test_infeasible_status(name, integer):
-    backend = _backend_or_skip(name)
-    if (integer and not backend.capabilities.milp) or (not integer and not backend.capabilities.lp):
-        pytest.skip(f"{name} does not solve this model class")
+    _backend_or_skip(name, integer=integer)
     res = solve(infeasible(integer), name)
     assert res.status is SolveStatus.INFEASIBLE
     assert not res.has_solution and res.objective is None
@@ -223,9 +226,7 @@ def test_infeasible_status(name, integer):
 @pytest.mark.parametrize("name", ALL_NAMES)
 @pytest.mark.parametrize("integer", [False, True])
 def test_unbounded_status(name, integer):
-    backend = _backend_or_skip(name)
-    if (integer and not backend.capabilities.milp) or (not integer and not backend.capabilities.lp):
-        pytest.skip(f"{name} does not solve this model class")
+    _backend_or_skip(name, integer=integer)
     res = solve(unbounded(integer), name)
     if name == "ortools_pdlp":  # a first-order method stops without a certificate here
         assert not res.has_solution
