@@ -501,7 +501,8 @@ def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] |
                 entry["cpu_per_run_s"] = round(r.cpu_time / r.n_runs, 4)
             costs.setdefault(_cost_key(r.paper, r.path), {})[scale] = entry
     (out / COSTS_FILE).write_text(json.dumps(costs, indent=1, sort_keys=True) + "\n")
-    write_report(records, out, scale=scale, command=command, started=started, wall_time=time.perf_counter() - t0)
+    write_report(records, out, scale=scale, command=command, started=started, wall_time=time.perf_counter() - t0,
+                 ran=run)
     return records
 
 
@@ -521,14 +522,14 @@ def _stored_runs_line(records: list[ConfigRecord]) -> str | None:
     if not n:
         return None
     cpu = sum(r.cpu_time for r in records)
-    commits = sorted({c for r in records for c in r.commits})
+    commits = sorted({c[:12] for r in records for c in r.commits})
     shown = ", ".join(commits[:6]) + (f", ... ({len(commits)} commits)" if len(commits) > 6 else "")
     return (f"- runs: {n} stored, {cpu / 3600:.2f} CPU hours in all"
             + (f", made at commit{'s' if len(commits) > 1 else ''} {shown}" if commits else ""))
 
 
 def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, scale: str, command: str = "",
-                 started: datetime | None = None, wall_time: float | None = None) -> Path:
+                 started: datetime | None = None, wall_time: float | None = None, ran: bool = True) -> Path:
     """Write ``REPORT.md``: a summary over the papers, then per paper each table beside the paper's."""
     from interpretopt.experiments.tables import to_markdown
 
@@ -540,7 +541,8 @@ def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, sca
     meta = [f"- command: `{command}`" if command else None,
             f"- date: {(started or datetime.now(timezone.utc)).isoformat(timespec='seconds')}",
             f"- commit: {commit}" if commit else None,
-            f"- wall time: {wall_time:.0f} s" if wall_time is not None else None,
+            (f"- wall time: {wall_time:.0f} s" + ("" if ran else " (making this report from the stored runs)"))
+            if wall_time is not None else None,
             _stored_runs_line(records),
             f"- machine: {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores",
             f"- scale: {scale}" + ("" if scale == "full" else " (not the published protocol: see each table's "

@@ -6,8 +6,8 @@ The pricing problem of Dash, Günlük and Wei (2018, eqs. (6)-(10)) asks for the
     rc(k) = a + b |k| + sum_{i covered by k} r_i,    r_i = -mu_i <= 0 (i in P),  r_i = s_i >= 0 (i in Z).
 
 This module solves it by enumerating clauses in a set-enumeration tree (literal ``j`` is
-added to clause ``k`` only if ``j > max(k)``, so each set is met once) with two prunings,
-both exact:
+added to clause ``k`` only if ``j > max(k)``, so each set is met once) with these prunings,
+all exact:
 
 * **Bound.** Every strict extension ``k'`` of ``k`` covers a subset of ``k``'s rows and has
   at least ``|k| + 1`` literals, so ``rc(k') >= a + b (|k| + 1) + sum_{i covered by k}
@@ -23,6 +23,30 @@ both exact:
   the set ``E`` of negative rows loses at least ``max_{z in E} loss_z`` and keeps paying
   ``s_z`` for the others, so every extension costs at least ``a + b (|k| + 1) - mu(P
   covered by k) + min_theta [theta + sum_{z covered by k, loss_z > theta} s_z]``.
+* **Closure.** Call a positive row ``i`` and a negative row ``z`` of ``k``'s coverage
+  *inseparable* when no allowed literal is true on ``i`` and false on ``z``, and let
+  ``N_i`` be the negative rows inseparable from ``i``. An extension that covers ``i``
+  covers every ``z`` in ``N_i`` (each literal it adds is allowed and true on ``i``, hence
+  true on ``z``). So if it covers the positive rows ``P'`` it covers ``N(P') = union of
+  N_i`` over ``P'``, and every strict extension costs at least ``a + b (|k| + 1) +
+  min_{P'} [s(N(P')) - mu(P')]``. That minimum is a minimum-weight closure problem (Picard
+  1976), solved exactly by one minimum cut: source to ``i`` with capacity ``mu_i``, ``i``
+  to each ``z`` in ``N_i`` unbounded, ``z`` to the sink with capacity ``s_z``; the minimum
+  equals ``cut - mu(P covered by k)``. The cut is computed on integers, ``mu`` rounded up
+  and ``s`` down on a grid, which can only lower the value, so it stays a bound. This
+  bound uses the literals allowed after ``k`` (deep nodes, few allowed literals: many
+  inseparable pairs), the exclusion bound the positive mass each literal loses; neither
+  dominates the other.
+* **Budget.** An extension ``k + S`` (``S`` allowed, ``1 <= |S| <= D - |k|``) removes from
+  ``k``'s coverage at most ``sum_{j in S} e_j`` of negative mass, ``e_j`` the mass of
+  ``k``'s negative rows false on ``j``, and loses at least ``max_{j in S} l_j`` of positive
+  mass, ``l_j`` the mass ``mu`` of ``k``'s positive rows false on ``j``. So ``rc(k + S) >=
+  a + b (|k| + |S|) + max(0, s(Z_k) - sum_S e_j) - mu(P_k) + max_S l_j``. Its minimum over
+  ``S`` is found by taking the literals in increasing ``l_j`` (the threshold ``theta =
+  max_S l_j``) and, for each threshold and each size ``t``, the ``t`` largest ``e_j`` among
+  literals of ``l_j <= theta``; a literal with ``e_j <= b`` cannot lower the value of a set
+  it joins, so only single literals consider it. This is the bound that sees the literal
+  budget ``D`` and the price ``b`` of each literal.
 * **Dominance.** A literal ``j`` that removes no negative row from ``k``'s coverage is not
   added. Proof that nothing is lost: for a clause ``c`` build ``c'`` by taking ``c``'s
   literals in increasing order and keeping one only if it removes a negative row from the
@@ -33,6 +57,10 @@ both exact:
   kept (the rule is not applied to single literals: the empty clause is not a column).
   A dominated clause is never returned, so the clauses returned are the best ones up to
   dominance, and the bound below covers dominated clauses through their dominators.
+  The dominator may be an excluded clause (a master column): then a clause it dominates
+  may be neither returned nor met, and the bound covers it through ``excluded_min``; in
+  column generation the excluded clauses price ``>= 0`` at the LP optimum, and so does
+  every clause they dominate.
 
 Nodes are expanded best bound first; every child of an expanded node is priced exactly (one
 matrix-vector product scores all of them). The search keeps the ``max_columns`` best clauses
@@ -76,6 +104,10 @@ class ClauseSearchResult:
     n_nodes : int
         Nodes expanded.
     best_clause : tuple or None
+    n_closure_cuts : int
+        Expanded nodes cut by the closure bound (after the other bounds failed to cut them).
+    n_budget_cuts : int
+        Expanded nodes cut by the budget bound (after the exclusion bound failed to cut them).
     """
 
     clauses: list
@@ -84,6 +116,8 @@ class ClauseSearchResult:
     complete: bool
     n_nodes: int
     best_clause: tuple | None = None
+    n_closure_cuts: int = 0
+    n_budget_cuts: int = 0
 
 
 class ClauseBranchAndBound:
@@ -95,9 +129,16 @@ class ClauseBranchAndBound:
         Rows (e.g. the merged weighted rows of the master) by literals.
     y : (m,) {0, 1}
         Labels; used only to know which rows are negative (dominance rule).
+    closure : bool, default False
+        Apply the closure bound (module docstring) at nodes where it is affordable.
+    closure_work : float, default 2e7
+        Largest ``positive rows x negative rows x allowed literals`` of a node for which the
+        closure bound is computed (one dense product of that size per node).
+    budget : bool, default True
+        Apply the budget bound (module docstring).
     """
 
-    def __init__(self, X_bin, y) -> None:
+    def __init__(self, X_bin, y, *, closure: bool = False, closure_work: float = 2e7, budget: bool = True) -> None:
         X = np.asarray(X_bin)
         if X.ndim != 2:
             raise InputError(f"X_bin must be 2-D, got shape {X.shape}")
@@ -106,6 +147,9 @@ class ClauseBranchAndBound:
         if self.neg.shape[0] != self.X.shape[0]:
             raise InputError(f"y has {self.neg.shape[0]} entries for {self.X.shape[0]} rows")
         self.m, self.J = self.X.shape
+        self.closure = bool(closure)
+        self.closure_work = float(closure_work)
+        self.budget = bool(budget)
 
     def search(self, r, a: float, b: float, *, max_literals: int, max_columns: int = 10,
                exclude: Iterable[tuple] = (), cutoff: float = 0.0, node_limit: int | None = None,
@@ -164,6 +208,69 @@ class ClauseBranchAndBound:
             best = min(best, float(np.min(ls[fin] + tail[fin])))
         return base + best
 
+    @staticmethod
+    def _budget_bound(P: np.ndarray, s_z: float, mu_p: float, base: float, b: float, max_added: int) -> float:
+        """``base + min_{S} [b |S| + max l_S - min(s(Z), sum e_S)]`` (module docstring, *Budget*).
+
+        ``P`` holds, per allowed literal, ``r @ delta`` and its negative part over the node's
+        rows (rows 0 and 1 of the node's product); ``base = a + b |k| + s(Z) - mu(P)``.
+        """
+        e = np.maximum(s_z - (P[0] - P[1]), 0.0)   # negative mass each literal removes
+        loss = np.maximum(mu_p + P[1], 0.0)        # positive mass each literal removes
+        best = float(np.min(b + loss - np.minimum(e, s_z)))   # |S| = 1
+        useful = np.flatnonzero(e > b)   # any other literal only adds to a set of two or more
+        if max_added >= 2 and useful.size >= 2:
+            order = useful[np.argsort(loss[useful], kind="stable")]
+            top: list[float] = []   # the largest e among literals of loss <= theta, descending
+            for j in order:
+                v = float(e[j])
+                if len(top) < max_added or v > top[-1]:
+                    top.append(v)
+                    top.sort(reverse=True)
+                    del top[max_added:]
+                    cum = np.cumsum(top)
+                    t = np.arange(1, len(top) + 1)
+                    best = min(best, float(np.min(b * t + float(loss[j]) - np.minimum(cum, s_z))))
+        return base + best
+
+    @staticmethod
+    def _closure_bound(Xf: np.ndarray, neg: np.ndarray, rows: np.ndarray, start: int, r: np.ndarray,
+                       base: float) -> float:
+        """``base + min_{P'} [s(N(P')) - mu(P')]`` by one minimum cut (module docstring, *Closure*).
+
+        Capacities are integers (scipy's max flow takes int32): ``mu`` is rounded up and ``s``
+        down on the grid ``1 / scale``, which can only lower the value, so it stays a bound.
+        """
+        from scipy.sparse import csr_array
+        from scipy.sparse.csgraph import maximum_flow
+
+        pr = rows[~neg[rows]]
+        zr = rows[neg[rows]]
+        mu = -r[pr]
+        mu_tot = float(mu.sum())
+        if pr.size == 0 or mu_tot <= 0.0:
+            return base
+        if zr.size == 0:
+            return base - mu_tot
+        # conflict (i, z): no allowed literal is true on positive i and false on negative z
+        conf = (Xf[pr, start:] @ (1.0 - Xf[zr, start:]).T) < 0.5
+        zc = np.flatnonzero(conf.any(axis=0))
+        if zc.size == 0:
+            return base - mu_tot
+        conf = conf[:, zc]
+        scale = float(2 ** 29) / mu_tot
+        mu_i = np.ceil(mu * scale).astype(np.int64)
+        big = int(mu_i.sum()) + 1
+        s_z = np.minimum(np.floor(r[zr[zc]] * scale), big).astype(np.int64)
+        p, q = pr.size, zc.size
+        ii, zz = np.nonzero(conf)
+        src = np.concatenate([np.zeros(p, np.int64), 1 + ii, 1 + p + np.arange(q)])
+        dst = np.concatenate([1 + np.arange(p), 1 + p + zz, np.full(q, 1 + p + q)])
+        cap = np.concatenate([mu_i, np.full(ii.size, big), s_z]).astype(np.int32)
+        G = csr_array((cap, (src, dst)), shape=(p + q + 2, p + q + 2))
+        flow = int(maximum_flow(G, 0, p + q + 1).flow_value)
+        return base + (flow - int(mu_i.sum())) / scale
+
     def _search(self, r_all, a, b, D, K, excluded, cutoff, node_limit, time_limit, clock) -> ClauseSearchResult:
         t0 = clock()
         # rows with r_i = 0 change no reduced cost and no dominance test: drop them
@@ -196,6 +303,7 @@ class ClauseBranchAndBound:
         heap: list = [(a + b + float(rneg.sum()), 0, (), np.arange(m))]
         counter = 1
         n_nodes = 0
+        n_closure_cuts = n_budget_cuts = 0
         complete = True
         while heap:
             lb, _, clause, rows = heap[0]
@@ -210,7 +318,7 @@ class ClauseBranchAndBound:
             n_nodes += 1
             depth = len(clause) + 1  # literals of each child
             start = clause[-1] + 1 if clause else 0
-            if start >= self.J or m == 0:
+            if start >= self.J:
                 continue
             Xn = X[rows, start:]
             P = W @ Xf[:, start:] if rows.size == m else W[:, rows] @ Xn.astype(np.float64)
@@ -219,6 +327,21 @@ class ClauseBranchAndBound:
                                                     r))
             if node_lb >= T:
                 continue
+            if clause and self.budget:
+                s_z = float(r[rows][neg[rows]].sum())
+                mu_p = -float(rneg[rows].sum())
+                node_lb = max(node_lb, self._budget_bound(P, s_z, mu_p, a + b * len(clause) + s_z - mu_p, b,
+                                                          D - len(clause)))
+                if node_lb >= T:
+                    n_budget_cuts += 1
+                    continue
+            if self.closure and clause:
+                n_neg_rows = int(neg[rows].sum())
+                if (rows.size - n_neg_rows) * n_neg_rows * (self.J - start) <= self.closure_work:
+                    node_lb = max(node_lb, self._closure_bound(Xf, neg, rows, start, r, a + b * depth))
+                    if node_lb >= T:
+                        n_closure_cuts += 1
+                        continue
             vals = a + b * depth + P[0]
             # children that remove a negative row (dominance; single literals are all kept,
             # since the empty clause is not a column)
@@ -252,4 +375,5 @@ class ClauseBranchAndBound:
         rc_lb = min(T, pending, excluded_min, items[0][0] if items else np.inf)
         return ClauseSearchResult(clauses=[c for _, c in items], reduced_costs=np.array([v for v, _ in items]),
                                   rc_lower_bound=float(rc_lb), complete=complete, n_nodes=n_nodes,
-                                  best_clause=best_clause)
+                                  best_clause=best_clause, n_closure_cuts=n_closure_cuts,
+                                  n_budget_cuts=n_budget_cuts)

@@ -86,3 +86,68 @@ def test_bad_inputs_name_the_value(kwargs, match):
     r, a, b = args.pop("r"), args.pop("a"), args.pop("b")
     with pytest.raises(InputError, match=match):
         ClauseBranchAndBound(X, y).search(r, a, b, **args)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 100_000))
+def test_the_closure_bound_never_exceeds_any_strict_extension(seed):
+    """The minimum-cut bound of a node against brute force over every extension by allowed literals."""
+    X, y, r, a, b, D, rc, rng = instance(seed)
+    m, J = X.shape
+    k = tuple(sorted(rng.choice(J, size=int(rng.integers(0, min(J, 3) + 1)), replace=False).tolist()))
+    start = k[-1] + 1 if k else 0
+    if start >= J:
+        return
+    rows = np.flatnonzero(X[:, list(k)].all(axis=1)) if k else np.arange(m)
+    base = a + b * (len(k) + 1)
+    bound = ClauseBranchAndBound._closure_bound(X.astype(float), y == 0, rows, start, r, base)
+    allowed = range(start, J)
+    ext = [a + b * (len(k) + len(S)) + float(r[X[:, list(k + S)].all(axis=1)].sum())
+           for L in range(1, J - start + 1) for S in itertools.combinations(allowed, L)]
+    assert bound <= min(ext) + 1e-12
+    # and it is at least the optimistic bound (every positive mass taken, no negative paid)
+    assert bound >= base + float(np.minimum(r[rows], 0.0).sum()) - 1e-6
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_search_with_and_without_the_closure_bound_proves_the_same(seed):
+    X, y, r, a, b, D, rc, _ = instance(seed)
+    on = ClauseBranchAndBound(X, y).search(r, a, b, max_literals=D, max_columns=1, cutoff=0.0)
+    off = ClauseBranchAndBound(X, y, closure=False).search(r, a, b, max_literals=D, max_columns=1, cutoff=0.0)
+    assert on.complete and off.complete and on.n_nodes <= off.n_nodes
+    true_min = min(rc.values())
+    if true_min < 0:
+        assert on.reduced_costs[0] == pytest.approx(true_min, abs=1e-12) == off.reduced_costs[0]
+    else:
+        assert not on.clauses and not off.clauses
+
+
+def test_regression_all_zero_row_weights_still_price_every_clause():
+    """With every r_i = 0 each clause costs a + b |k|: the bound is a + b, not the cutoff."""
+    X = np.array([[1, 0], [0, 1], [1, 1]], dtype=bool)
+    y = np.array([1, 1, 1], dtype=np.int8)
+    res = ClauseBranchAndBound(X, y).search(np.zeros(3), 0.2, 0.3, max_literals=2, cutoff=10.0)
+    assert res.complete and res.rc_lower_bound == pytest.approx(0.5)
+    assert res.clauses and res.reduced_costs[0] == pytest.approx(0.5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 100_000))
+def test_the_budget_bound_never_exceeds_any_strict_extension_within_the_literal_budget(seed):
+    """The budget bound of a node against brute force over every extension of at most D literals."""
+    X, y, r, a, b, D, rc, rng = instance(seed)
+    m, J = X.shape
+    D = D + 1
+    k = tuple(sorted(rng.choice(J, size=int(rng.integers(1, min(J, D - 1) + 1)), replace=False).tolist()))
+    start = k[-1] + 1
+    if start >= J:
+        return
+    rows = np.flatnonzero(X[:, list(k)].all(axis=1))
+    neg = y[rows] == 0
+    Xn = X[rows, start:].astype(float)
+    P = np.stack([r[rows] @ Xn, np.minimum(r[rows], 0.0) @ Xn])
+    s_z, mu_p = float(r[rows][neg].sum()), -float(np.minimum(r[rows], 0.0).sum())
+    bound = ClauseBranchAndBound._budget_bound(P, s_z, mu_p, a + b * len(k) + s_z - mu_p, b, D - len(k))
+    ext = [a + b * (len(k) + len(S)) + float(r[X[:, list(k + S)].all(axis=1)].sum())
+           for L in range(1, min(D - len(k), J - start) + 1) for S in itertools.combinations(range(start, J), L)]
+    assert bound <= min(ext) + 1e-12
