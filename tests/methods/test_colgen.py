@@ -147,18 +147,24 @@ def min_reduced_cost(X, r, a, b, D, exclude=()):
     return best
 
 
-@settings(max_examples=12)
-@given(seed=st.integers(0, 10_000), D=st.integers(1, 3), light=st.booleans(), cutoff=st.floats(-0.3, 0.0))
-def test_milp_pricer_returns_a_column_below_the_cutoff_or_proves_none_exists(seed, D, light, cutoff):
+def _pricing_instance(seed: int, light: bool, cutoff: float):
+    """A 12-row instance with random duals (some zero) and its pricing weights; the light
+    form's duals and cutoff are scaled by 1/n as its objective is."""
     X, y = tiny(seed, n=12, J=5)
     rng = np.random.default_rng(seed + 1)
     mu = rng.random(int(y.sum())) * rng.integers(0, 2, int(y.sum())) * 2.0
     spec = (F.MasterSpec(form="light", lambda0=0.05, lambda1=0.02, n_samples=12) if light
             else F.MasterSpec(form="constraint", C=5, n_samples=12))
     if light:
-        mu = mu / 12.0
-        cutoff = cutoff / 12.0
+        mu, cutoff = mu / 12.0, cutoff / 12.0
     r, a, b = F.pricing_weights(y, mu, float(rng.random() * 0.5), spec)
+    return X, y, r, a, b, cutoff
+
+
+@settings(max_examples=12)
+@given(seed=st.integers(0, 10_000), D=st.integers(1, 3), light=st.booleans(), cutoff=st.floats(-0.3, 0.0))
+def test_milp_pricer_returns_a_column_below_the_cutoff_or_proves_none_exists(seed, D, light, cutoff):
+    X, y, r, a, b, cutoff = _pricing_instance(seed, light, cutoff)
     best = min_reduced_cost(X, r, a, b, D, exclude=[(0,)])
     pricer = CG.MilpPricing(X, y, max_literals=D, exclude=[(0,)], settings=SolveSettings())
     out = pricer.price(r, a, b, rc_tol=1e-9, cutoff=cutoff)
@@ -181,14 +187,7 @@ def test_milp_pricer_returns_a_column_below_the_cutoff_or_proves_none_exists(see
 def test_bnb_pricer_returns_columns_below_the_cutoff_or_proves_none_exists(seed, D, light, cutoff, node_limit):
     """The branch-and-bound pricer: several columns per call, a bound on every other clause
     (also when a limit stops it; a clock that ticks once per node stands for the limit)."""
-    X, y = tiny(seed, n=12, J=5)
-    rng = np.random.default_rng(seed + 1)
-    mu = rng.random(int(y.sum())) * rng.integers(0, 2, int(y.sum())) * 2.0
-    spec = (F.MasterSpec(form="light", lambda0=0.05, lambda1=0.02, n_samples=12) if light
-            else F.MasterSpec(form="constraint", C=5, n_samples=12))
-    if light:
-        mu, cutoff = mu / 12.0, cutoff / 12.0
-    r, a, b = F.pricing_weights(y, mu, float(rng.random() * 0.5), spec)
+    X, y, r, a, b, cutoff = _pricing_instance(seed, light, cutoff)
     best = min_reduced_cost(X, r, a, b, D, exclude=[(0,)])
     clock = None
     if node_limit is not None:
