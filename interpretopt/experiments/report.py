@@ -348,7 +348,8 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
     out = Path(out_dir)
     paper = paper or Path(path).parent.name
     try:
-        config = load_config(path, scale=scale)
+        published = load_config(path)  # the full-scale config decides which cells have data
+        config = published.with_scale(scale)
     except InterpretoptError as e:
         empty = pd.DataFrame(columns=list(CELL_COLUMNS))
         return ConfigRecord(paper, str(path), None, out, empty, error=f"config does not load: {e}")  # type: ignore[arg-type]
@@ -404,8 +405,7 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
                 rec.figures += jst_figures(results, out)
             except Exception as e:  # as above: reported, the report goes on
                 rec.error = (rec.error + "; " if rec.error else "") + f"JST figures: {type(e).__name__}: {e}"
-    rec.cells = cell_records(config, results, paper=paper, data_dir=data_dir,
-                             published=load_config(path) if scale != "full" else config)
+    rec.cells = cell_records(config, results, paper=paper, data_dir=data_dir, published=published)
     if rec.error:
         blank = (rec.cells["status"] == "not_run") & (rec.cells["reason"] == "")
         rec.cells.loc[blank, "reason"] = rec.error
@@ -417,6 +417,7 @@ def jst_figures(results: pd.DataFrame, out_dir: str | os.PathLike, *, limit: int
     """Draw the joint surrogate trees that IMD runs stored (their ``jst.json`` artifacts) into
     ``out_dir/plots/jst_<dataset>_<pair>.png``: the ``limit`` smallest trees of variant ``imd``
     (one per dataset and pair, at most ``max_leaves`` leaves, so that the drawing stays legible)."""
+    from interpretopt.experiments.plots import _safe
     from interpretopt.methods.imd_render import graph_from_json, plot_jst_graph
 
     need = {"run_key", "dataset", "variant"}
@@ -445,16 +446,12 @@ def jst_figures(results: pd.DataFrame, out_dir: str | os.PathLike, *, limit: int
             import matplotlib.pyplot as plt
         ax = plot_jst_graph(nodes)
         ax.set_title(f"Joint surrogate tree: {dataset}" + (f" ({tag} pair)" if tag else "") + f", {n_leaves} leaves")
-        path = out / "plots" / _file_safe(f"jst_{dataset}_{tag}".rstrip("_") + ".png")
+        path = out / "plots" / (_safe(f"jst_{dataset}_{tag}") + ".png")
         path.parent.mkdir(parents=True, exist_ok=True)
         ax.figure.savefig(path, dpi=80, bbox_inches="tight")
         plt.close(ax.figure)
         figs.append(path)
     return figs
-
-
-def _file_safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
 def _git_commit() -> str | None:
