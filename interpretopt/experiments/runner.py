@@ -578,11 +578,47 @@ def stored_results(config: ExperimentConfig, out_dir: str | os.PathLike | None =
               if (d / "runs").is_dir() or (d / "results.parquet").is_file()]
     frames = [f for f in frames if len(f)]
     if not frames:
-        return read_results(out, config_hash=config.config_hash, ok_only=ok_only)
+        return _planned_rows(config, read_results(out, config_hash=config.config_hash, ok_only=ok_only))
     if len(frames) == 1:
-        return frames[0]
+        return _planned_rows(config, frames[0])
     df = pd.concat(frames, ignore_index=True)
-    return df.drop_duplicates("run_key", keep="first").reset_index(drop=True) if "run_key" in df.columns else df
+    if "run_key" in df.columns:
+        df = df.drop_duplicates("run_key", keep="first").reset_index(drop=True)
+    return _planned_rows(config, df)
+
+
+def _planned_rows(config: ExperimentConfig, df):
+    """The rows of ``df`` that ``config`` plans: its method variants, datasets, repetitions and models.
+
+    The config hash covers what changes a run's result apart from its name, so a directory can hold
+    rows of the same hash that the config no longer plans (a method parameter changed, a grid value
+    or a repetition dropped); those rows must not enter its tables. Planned models are checked where
+    the config fixes them (``models``, ``pairs.pairs``, ``pairs.per_dataset``); pairs chosen by a
+    ``select`` rule are known only after fitting, so any pair of a planned variant is kept there.
+    """
+    if not len(df) or not {"method_variant", "dataset", "rep"} <= set(df.columns):
+        return df
+    variants = {variant_name(m.method, p) for m in config.methods for p in expand_params(m.params)}
+    mask = (df["method_variant"].isin(variants) & df["dataset"].isin([d.label for d in config.datasets])
+            & (df["rep"].astype(int) < config.repetitions))
+    models = _fixed_models(config)
+    if models is not None and "models" in df.columns:
+        named = df["models"].fillna("-").astype(str)
+        mask &= np.array([(ds, m) in models for ds, m in zip(df["dataset"], named)], dtype=bool)
+    return df if mask.all() else df[mask.to_numpy()].reset_index(drop=True)
+
+
+def _fixed_models(config: ExperimentConfig) -> set[tuple[str, str]] | None:
+    """``(dataset label, models string)`` of every planned run when the config fixes them, else None."""
+    labels = [d.label for d in config.datasets]
+    if config.pairs is None:
+        sets = [(m,) for m in config.models] if config.models else [()]
+        return {(ds, "-".join(s) or "-") for ds in labels for s in sets}
+    if config.pairs.per_dataset:
+        return {(ds, "-".join(p)) for ds in labels for _, p in config.pairs.per_dataset.get(ds, ())}
+    if config.pairs.pairs:
+        return {(ds, "-".join(p)) for ds in labels for p in config.pairs.pairs}
+    return None
 
 
 def _planning_context(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv) -> RunContext:

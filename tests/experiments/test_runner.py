@@ -156,6 +156,26 @@ def test_results_do_not_depend_on_run_order(tmp_path):
     pd.testing.assert_frame_equal(a[METRIC_COLS], b[METRIC_COLS])
 
 
+def test_regression_stored_results_hold_only_the_runs_the_config_plans(tmp_path):
+    """A grid value dropped from a config leaves its rows (same config hash) in the directory; the
+    tables must not read them."""
+    wide = _cfg(params={"max_depth": [1, 3]}, repetitions=2)
+    run_experiment(wide, out_dir=tmp_path, progress=False)
+    narrow = _cfg(params={"max_depth": [3]}, repetitions=1)
+    assert narrow.config_hash == wide.config_hash
+    assert len(read_results(tmp_path, config_hash=narrow.config_hash)) == 4
+    kept = R.stored_results(narrow, tmp_path)
+    assert sorted(kept["run_name"]) == sorted(r.name for r in plan_runs(narrow))
+    assert len(R.stored_results(wide, tmp_path)) == 4
+
+
+def test_regression_stored_results_check_the_models_a_config_fixes(tmp_path):
+    two = parse_config({"name": "t", "method": "noop", "datasets": ["breast_cancer"], "models": ["LR", "GNB"]})
+    run_experiment(two, out_dir=tmp_path, progress=False)
+    one = parse_config({"name": "t", "method": "noop", "datasets": ["breast_cancer"], "models": ["GNB"]})
+    assert list(R.stored_results(one, tmp_path)["models"]) == ["GNB"]
+
+
 def test_context_splits_shared_across_methods_and_deterministic():
     c = parse_config({
         "name": "t", "datasets": ["breast_cancer"], "repetitions": 2,
