@@ -6,7 +6,8 @@ available (XGBoost models need ``pip install interpretopt[xgboost]``). Fit the m
 ``Dataset.numeric()`` arrays.
 
 Names: IMD Table 5 ``LR, KN1, KN2, MLP1, MLP2, DT1, DT2, GB, RF1, RF2, GNB``; ABBR ``RF500``;
-CRL ``CRL_RF, CRL_ADA, CRL_XGB``; "What changed" ``WC_LR, WC_RF, WC_XGB``; MTRE-PAN
+CRL ``CRL_RF, CRL_ADA, CRL_XGB``; "What changed" ``WC_LR, WC_RF, WC_XGB,
+WC_XGB_PRE1``; MTRE-PAN
 ``MTREPAN_NET`` (:class:`MTREPANNetwork`). Synthetic targets given by a formula:
 :class:`CircleTarget` (the MTRE-PAN circle).
 """

@@ -320,6 +320,17 @@ def _wc_xgb(seed: int):
     return xgb.XGBClassifier(random_state=seed, n_jobs=1)
 
 
+@_register("WC_XGB_PRE1", "XGBClassifier(max_depth=3, learning_rate=0.1, n_estimators=100) (xgboost < 1.0 "
+                          "defaults)", WC, requires="xgboost")
+def _wc_xgb_pre1(seed: int):
+    """"What changed" XGB with the scikit-learn-API defaults of xgboost before 1.0 (``max_depth=3``,
+    ``learning_rate=0.1``, ``n_estimators=100``; xgboost 1.0 left them to the core library, whose
+    defaults are depth 6 and rate 0.3). The paper gives neither settings nor version; this is the
+    other reading of "library defaults" for code of its time. Needs ``pip install interpretopt[xgboost]``."""
+    xgb = _import_xgboost()
+    return xgb.XGBClassifier(max_depth=3, learning_rate=0.1, n_estimators=100, random_state=seed, n_jobs=1)
+
+
 # --------------------------------------------------------------------------------------------
 # MTRE-PAN (Global translation of classification models), Section 4
 # --------------------------------------------------------------------------------------------

@@ -446,12 +446,14 @@ class RunContext:
         """``numpy.random.default_rng(self.seed_for(*parts, **deps))``."""
         return np.random.default_rng(self.seed_for(*parts, **deps))
 
-    def black_box(self, name: str, train_idx=None, y=None):
+    def black_box(self, name: str, train_idx=None, y=None, features=None):
         """The black box ``name`` fitted on rows ``train_idx`` (default: all rows).
 
-        ``y`` (labels of the training rows, or of every row) replaces ``self.y``. Cached per
-        (dataset content, model, train rows, labels) in memory and under ``<out>/blackbox/``;
-        seeded by hashing (config seed, dataset, model, train rows).
+        ``y`` (labels of the training rows, or of every row) replaces ``self.y``; ``features``
+        (a matrix of every row, e.g. a binarization of the data) replaces ``self.X``, and the
+        model then predicts from that matrix. Cached per (dataset content, model, train rows,
+        labels, features' content when given) in memory and under ``<out>/blackbox/``; seeded
+        by hashing (config seed, dataset, model, train rows), whatever the features.
         """
         idx = np.arange(self.n_samples) if train_idx is None else np.asarray(train_idx)
         if idx.dtype == bool:
@@ -465,8 +467,16 @@ class RunContext:
         rows_hash = h.hexdigest()[:16]
         h.update(np.ascontiguousarray(labels).tobytes())
         h.update(str(labels.dtype).encode())
-        key = hashlib.sha1(_canon([self._fingerprint, name, rows_hash, h.hexdigest(), self._env.config_seed])
-                           .encode()).hexdigest()[:20]
+        X = self.X
+        parts = [self._fingerprint, name, rows_hash, h.hexdigest(), self._env.config_seed]
+        if features is not None:
+            X = np.asarray(features)
+            if X.ndim != 2 or X.shape[0] != self.n_samples:
+                raise ValueError(f"features must be a matrix of the {self.n_samples} rows, got shape {X.shape}")
+            fh = hashlib.sha1(np.ascontiguousarray(X).tobytes())
+            fh.update(f"{X.dtype}{X.shape}".encode())
+            parts.append(fh.hexdigest())
+        key = hashlib.sha1(_canon(parts).encode()).hexdigest()[:20]
         with _LOCK:
             model = _BLACKBOXES.get(key)
             if model is not None:
@@ -483,7 +493,7 @@ class RunContext:
                 model = None
         if model is None:
             rs = hash_seed("blackbox", self._env.config_seed, self.dataset_label, name, rows_hash)
-            model = _fit_model(name, self.X[idx], labels, rs)
+            model = _fit_model(name, X[idx], labels, rs)
             if path is not None:
                 _dump_atomic(model, path)
         with _LOCK:

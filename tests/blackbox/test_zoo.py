@@ -14,7 +14,8 @@ from interpretopt.data import load_dataset, train_test_indices
 from interpretopt.exceptions import InputError, UnknownNameError
 
 ALL = ["LR", "KN1", "KN2", "MLP1", "MLP2", "DT1", "DT2", "GB", "RF1", "RF2", "GNB", "RF500",
-       "CRL_RF", "CRL_ADA", "CRL_XGB", "WC_LR", "WC_RF", "WC_XGB", "MTREPAN_NET"]
+       "CRL_RF", "CRL_ADA", "CRL_XGB", "WC_LR", "WC_RF", "WC_XGB", "WC_XGB_PRE1",
+       "MTREPAN_NET"]
 # models slow enough to be fitted with fewer iterations in the generic fit test
 FAST = {"RF500": {"n_estimators": 10}, "CRL_RF": {"n_estimators": 10}, "CRL_ADA": {"n_estimators": 5},
         "MLP2": {"max_iter": 20}, "MTREPAN_NET": {"n_rounds": 5, "samples_per_round": 3000}}
@@ -82,6 +83,9 @@ def test_crl_and_what_changed_parameters():
     if pytest.importorskip("xgboost"):
         xgb = make_model("CRL_XGB")
         assert (xgb.learning_rate, xgb.max_depth, xgb.min_child_weight, xgb.n_estimators) == (0.08, 3, 2, 100)
+        pre1 = make_model("WC_XGB_PRE1")
+        assert (pre1.max_depth, pre1.learning_rate, pre1.n_estimators) == (3, 0.1, 100)
+        assert make_model("WC_XGB").max_depth is None  # left to the core library (depth 6)
 
 
 def test_seeding_and_overrides():
@@ -111,7 +115,7 @@ def test_xgboost_missing_gives_install_hint(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", fake_import)
-    for name in ("CRL_XGB", "WC_XGB"):
+    for name in ("CRL_XGB", "WC_XGB", "WC_XGB_PRE1"):
         with pytest.raises(ModelUnavailableError, match=r"pip install interpretopt\[xgboost\]"):
             make_model(name)
     rows = {r["name"]: r for r in list_models()}

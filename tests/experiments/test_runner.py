@@ -389,6 +389,28 @@ def test_black_box_cache_memory_and_disk(tmp_path, monkeypatch):
     np.testing.assert_array_equal(m1.predict(loaded.X), m2.predict(loaded.X))
 
 
+def test_black_box_on_given_features(tmp_path, monkeypatch):
+    """``features`` replaces the data the model learns from, and is part of the cache key."""
+    fits = _fake_models(monkeypatch)
+    c = parse_config({"name": "b", "method": "noop", "datasets": ["breast_cancer"]}, check_names=False)
+    R.clear_caches()
+    env = R.RunEnv.from_config(c, tmp_path)
+    run = plan_runs(c)[0]
+    loaded = R._load(run.dataset, None, 0)
+    ctx = RunContext(run, env, loaded)
+    tr, _ = ctx.split()
+    raw = ctx.black_box("D4", tr)
+    above = loaded.X > np.median(loaded.X, axis=0)
+    F = np.hstack([above, ~above]).astype(np.float32)  # twice as many columns as the data
+    m = ctx.black_box("D4", tr, features=F)
+    assert m is not raw and fits == ["D4", "D4"] and m.n_features_in_ == F.shape[1]
+    assert ctx.black_box("D4", tr, features=F.copy()) is m  # same content: cached
+    ctx.black_box("D4", tr, features=F[:, ::-1])  # other features: fitted
+    assert fits == ["D4"] * 3
+    with pytest.raises(ValueError, match="features must be a matrix"):
+        ctx.black_box("D4", tr, features=F[:10])
+
+
 def test_pair_selection_max_min_accuracy_gap(tmp_path, monkeypatch):
     fits = _fake_models(monkeypatch)
     R.clear_caches()

@@ -39,8 +39,14 @@ chosen lambdas; ``lambda0_A``/``lambda1_A`` (``_B`` for the second model of ``co
 validation fidelity and the search's time are recorded in every row, and the whole grid in
 the artifact ``lambda_search_<model>.csv``.
 
+Model inputs: the paper does not say what the black boxes learn from. ``model_inputs: raw``
+(the default) trains them on the data (``Dataset.numeric()``); ``binarized`` on the binary
+features BRCG sees (the run's binarizer, fitted on the training rows, applied to every row), so
+that model and rule set share one feature space; in ``perturbation`` the retrained model uses
+the same matrix.
+
 Parameters: the task's own (:data:`PARAMETERS`: ``experiment``, ``test_size``, ``p``,
-``grounded_form``) and every parameter of :class:`~interpretopt.methods.brcg.BRCGClassifier`
+``grounded_form``, ``grounded_pricing``, ``model_inputs`` and the lambda search's) and every parameter of :class:`~interpretopt.methods.brcg.BRCGClassifier`
 and :class:`~interpretopt.methods.brcg.GroundedBRCGClassifier` (``lambda0``, ``lambda1``,
 ``max_literals``, ``pricing``, ``time_limit`` per fit, ``mip_time_limit``, ``binarizer``,
 ``n_thresholds``, ``c_u``, ...), passed on by name with the estimators' own defaults. The
@@ -65,7 +71,7 @@ import numpy as np
 from interpretopt._validation import Interval, StrOptions
 from interpretopt.exceptions import InputError
 from interpretopt.experiments.tasks import Param, estimator_params, task_params
-from interpretopt.methods.brcg import BRCGClassifier, GroundedBRCGClassifier
+from interpretopt.methods.brcg import PRICING_STRATEGIES, BRCGClassifier, GroundedBRCGClassifier
 
 __all__ = ["run", "perturb_labels", "exclusive_region", "recovery_metrics", "tune_lambdas", "select_lambdas",
            "PARAMETERS"]
@@ -77,8 +83,12 @@ PARAMETERS = {
     "p": Param([Interval(Real, 0, 1, closed="both")], 1.0, "flip probability in the perturbed region"),
     "grounded_form": Param([StrOptions({"constraint", "light"})], "constraint",
                            "BRCG+ with the paper's complexity bound C = literals of A, or the light form"),
-    "grounded_pricing": Param([StrOptions({"beam", "milp", "beam+milp"}), None], None,
-                              "pricing of B+ (default: the run's pricing); 'beam+milp' can prove B+'s LP optimal"),
+    "grounded_pricing": Param([StrOptions(set(PRICING_STRATEGIES)), None], None,
+                              "pricing of B+ (default: the run's pricing); 'beam+milp' and 'beam+bnb' can prove B+'s "
+                              "LP optimal"),
+    "model_inputs": Param([StrOptions({"raw", "binarized"})], "raw",
+                          "features the black boxes learn from: the data ('raw') or the binarization BRCG sees "
+                          "('binarized': the run's binarizer fitted on the training rows)"),
     "lambda_grid": Param([dict, None], None,
                          "grid search of BRCG-light's weights, {'lambda0': [...], 'lambda1': [...]} (None: no search, "
                          "the lambda0/lambda1 given)"),
@@ -292,9 +302,30 @@ def _split(ctx, params):
     return ctx.split(test_size=float(task_params(params, PARAMETERS)["test_size"]), key="whatchanged")
 
 
-def _model_labels(ctx, name, train, y=None):
-    bb = ctx.black_box(name, train, y=y)
-    return np.asarray(bb.predict(ctx.X)).astype(np.int8)
+def _model_inputs(ctx, params, train):
+    """The matrix the black boxes learn from and predict on (``model_inputs``), or None for the data."""
+    if task_params(params, PARAMETERS)["model_inputs"] == "raw":
+        return None
+    fp = {k: v for k, v in _fit_params(params).items() if k in ("binarizer", "n_thresholds", "negations")}
+
+    def make():
+        b = _estimator(fp, ctx)._make_binarizer()
+        if b is None:  # passthrough: the data are binary already
+            return np.asarray(ctx.X, dtype=np.float32)
+        Xtr = ctx.dataset.X.iloc[train]
+        try:
+            b.fit(Xtr, ctx.y[train])
+        except TypeError:
+            b.fit(Xtr)
+        return np.asarray(b.transform(ctx.dataset.X), dtype=np.float32)
+
+    return ctx.memo("brcg/model-inputs", make, rows=np.asarray(train), fit=fp)
+
+
+def _model_labels(ctx, name, train, y=None, params=None):
+    features = None if params is None else _model_inputs(ctx, params, train)
+    bb = ctx.black_box(name, train, y=y, features=features)
+    return np.asarray(bb.predict(ctx.X if features is None else features)).astype(np.int8)
 
 
 def _run_surrogate(ctx, params) -> dict:
@@ -302,7 +333,7 @@ def _run_surrogate(ctx, params) -> dict:
     train, test = _split(ctx, params)
     Xdf = ctx.dataset.X
     model = ctx.models[0] if ctx.models else None
-    yl = _model_labels(ctx, model, train) if model else np.asarray(ctx.y).astype(np.int8)
+    yl = _model_labels(ctx, model, train, params=params) if model else np.asarray(ctx.y).astype(np.int8)
     est = _fit(_estimator(fp, ctx), Xdf.iloc[train], yl[train])
     out = _summary("A", est, Xdf.iloc[test], yl[test])
     out.update(fidelity=out["fidelity_A"], n_rules=out["n_rules_A"], n_literals=out["n_literals_A"],
@@ -343,7 +374,7 @@ def _run_perturbation(ctx, params) -> dict:
     Xdf = ctx.dataset.X
     Xtr, Xte = Xdf.iloc[train], Xdf.iloc[test]
 
-    yA = _model_labels(ctx, model, train)
+    yA = _model_labels(ctx, model, train, params=params)
     fp0 = fp
     fp, tuned = _tuned(ctx, fp, params, Xtr, yA[train], key=model, tag="A")
     A = ctx.memo("brcg/A", lambda: _fit(_estimator(fp, ctx), Xtr, yA[train]), model=model, rows=train, fit=fp,
@@ -360,7 +391,7 @@ def _run_perturbation(ctx, params) -> dict:
     region[train] = exclusive_region(cov, k)
     y_pert, flipped = perturb_labels(np.asarray(ctx.y).astype(np.int8), region, p,
                                      ctx.rng_for("brcg-flip", model, ctx.rep, p))
-    yB = _model_labels(ctx, model, train, y=y_pert[train])
+    yB = _model_labels(ctx, model, train, y=y_pert[train], params=params)
 
     B = ctx.memo("brcg/B", lambda: _fit(_estimator(fp, ctx), Xtr, yB[train]), model=model, rows=train, fit=fp,
                  labels=yB[train])
@@ -419,7 +450,7 @@ def _run_compare(ctx, params) -> dict:
     fits = []
     searches: dict[str, str] = {}
     for tag, name in zip(("A", "B"), ctx.models):
-        yl = _model_labels(ctx, name, train)
+        yl = _model_labels(ctx, name, train, params=params)
         fpm, tuned = _tuned(ctx, fp, params, Xtr, yl[train], key=name, tag=tag)
         out.update(tuned)
         table = _search_table(ctx, params, fp, Xtr, yl[train], name)

@@ -197,3 +197,31 @@ seed: 0
     m, n = int(row["n_rules_A"]), int(row["n_rules_B"])
     assert len(table) == max(m, n)  # every rule once; the larger set's extra rules map to none
     assert row["sim_stat"] == pytest.approx(2 * table["similarity"].sum() / max(m + n, 1), abs=1e-3 * max(m, n, 1))
+
+
+def test_model_inputs_binarized_trains_the_black_box_on_brcg_features():
+    """``model_inputs: binarized``: the model learns from the binarizer BRCG uses (fitted on the
+    training rows), so its labels are a function of a row's binary features."""
+    from interpretopt.data import QuantileBinarizer
+    from interpretopt.experiments import runner as R
+    from interpretopt.experiments.config import parse_config
+    from interpretopt.experiments.tasks.brcg import _model_inputs, _model_labels
+
+    cfg = parse_config({"name": "mi", "method": "brcg", "seed": 0,
+                        "params": {"experiment": "compare", "model_inputs": "binarized", "n_thresholds": 3},
+                        "datasets": [{"name": "breast_cancer", "max_rows": 200}], "pairs": {"list": [["DT1", "GNB"]]}})
+    R.clear_caches()
+    run = R.plan_runs(cfg)[0]
+    ctx = R.RunContext(run, R.RunEnv.from_config(cfg), R._load(run.dataset, None, 0))
+    train, _ = ctx.split(test_size=0.3, key="whatchanged")
+    F = _model_inputs(ctx, ctx.params, train)
+    expected = QuantileBinarizer(n_thresholds=3, negations=True).fit(ctx.dataset.X.iloc[train]).transform(ctx.dataset.X)
+    np.testing.assert_array_equal(F, np.asarray(expected, dtype=np.float32))
+    assert F.shape[1] != ctx.X.shape[1]
+    y = _model_labels(ctx, "DT1", train, params=ctx.params)
+    labels: dict = {}
+    for row, lab in zip(map(bytes, F.astype(np.uint8)), y):
+        labels.setdefault(row, set()).add(int(lab))
+    assert all(len(v) == 1 for v in labels.values())
+    assert ctx.black_box("DT1", train, features=F).n_features_in_ == F.shape[1]
+    assert _model_inputs(ctx, dict(ctx.params, model_inputs="raw"), train) is None
