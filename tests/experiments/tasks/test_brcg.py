@@ -225,3 +225,13 @@ def test_model_inputs_binarized_trains_the_black_box_on_brcg_features():
     assert all(len(v) == 1 for v in labels.values())
     assert ctx.black_box("DT1", train, features=F).n_features_in_ == F.shape[1]
     assert _model_inputs(ctx, dict(ctx.params, model_inputs="raw"), train) is None
+
+
+def test_grounded_pricing_takes_every_pricing_strategy():
+    from interpretopt.experiments.tasks import check_method_params
+    from interpretopt.methods.brcg import PRICING_STRATEGIES
+
+    for strategy in PRICING_STRATEGIES:
+        assert check_method_params("brcg", {"experiment": "perturbation", "grounded_pricing": strategy}) == []
+    assert check_method_params("brcg", {"experiment": "perturbation", "grounded_pricing": "exact"})
+    assert check_method_params("brcg", {"experiment": "compare", "model_inputs": "onehot"})
