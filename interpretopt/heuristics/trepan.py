@@ -16,7 +16,11 @@ its data pass to the children.
 
 Sampling on demand (Algorithm 2): the sampling box is the bounding box of the node's data
 widened by ``box_margin`` times each feature's range (clipped to the root box), as Section
-3.2 and the release (``HCUBE_MARGIN 0.05``) do; points are drawn uniformly from the node's
+3.2 and the release (``HCUBE_MARGIN 0.05``) do. It is not intersected with the parent's box
+(the release's ``Data_List::Add_Constraint`` neither): a child's data reach its parent's box
+faces, so the pad pushes the child's box past them wherever its polytope reaches them, and
+the child's region is then not nested in the parent's (``warm_starts`` in ``sampling``
+handles those nodes); points are drawn uniformly from the node's
 polytope inside that box in batches (:mod:`interpretopt.heuristics.polytope_sampling`:
 rejection where it accepts enough, hit-and-run where the region is too thin for it, so
 sampling never gives up), labelled by the oracle, and batches continue until the variance
