@@ -452,6 +452,10 @@ class RuleListSearch(_ABBRBase):
         if len(pool) == 0:
             raise InputError(f"the rule pool is empty after filtering (|R| = {self.n_pool_}); lower "
                              "min_support or change L")
+        return self._anneal(pool, ranks, disc, rng)
+
+    def _anneal(self, pool, ranks, disc, rng):
+        """Phase 3 (Section 4.3.3) over the filtered ``pool``, then the fitted attributes."""
         t0 = time.perf_counter()
         res = H.anneal_rule_list(pool, ranks, self.s, self.M, n_iter=self.n_iter, K=self.anneal_K,
                                  schedule=self.anneal_schedule, scale=self._scale(pool.n), keep=self.keep,
@@ -900,12 +904,4 @@ class GloballyConsistentRuleSearch(RuleListSearch):
             detail = ", ".join(f"{v} {k}" for k, v in sorted(statuses.items())) or "no seed sample above p"
             raise InputError(f"no globally consistent rule was found at p = {self.p} ({detail}); the rule pool "
                              "is empty, lower p, raise k or the time limit")
-        res = H.anneal_rule_list(pool, ranks, self.s, self.M, n_iter=self.n_iter, K=self.anneal_K,
-                                 schedule=self.anneal_schedule, scale=self._scale(n), keep=self.keep, rng=rng)
-        self.timings_["anneal"] = time.perf_counter() - t2
-        self.pool_ = pool
-        self.anneal_ = res
-        self.history_ = res.history
-        self.discrete_ = disc
-        self._finish(pool, res, ranks)
-        return self
+        return self._anneal(pool, ranks, disc, rng)
