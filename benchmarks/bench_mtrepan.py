@@ -14,6 +14,11 @@ same run, two samplers are compared:
   hit-and-run node burning in (``10 d + 20`` steps per chain, 1,000 chains, ``3 d`` steps per
   point), the sampler before chains started at inherited points; its sampling CPU time is
   printed as a ratio against ``auto``'s;
+* ``--warm-starts`` (optional): the same with ``warm_starts=True``: a hit-and-run node whose
+  region sticks out of its parent's box starts at the inherited points (uniform in the part
+  inside the parent's box) and burns in only until the share of chains outside that box is
+  stable, instead of burning in ``10 d + 20`` steps from its data and ``3 d`` steps per point;
+  its fit and sampling CPU are printed against ``auto``'s;
 * ``capped rejection`` (``--skip-capped`` drops it): rejection from the node's box that stops
   after 2.5M draws per node (100 x batch for each of the 25 batches eq. 7 may need), close to
   the sampler the project had before, which gave up after 100 x batch draws per batch
@@ -30,8 +35,8 @@ stopped before eq. 7 was met; the median and smallest number of data per node (e
 to ``1 / (4 * 1e-5) = 25,000``).
 
     python benchmarks/bench_mtrepan.py [--datasets abalone,adult] [--depth 10] [--net-rounds N]
-                                       [--cutoff-variance 1e-5] [--reference burn-in] [--skip-capped]
-                                       [--seed 0]
+                                       [--cutoff-variance 1e-5] [--reference burn-in] [--warm-starts]
+                                       [--only-warm] [--skip-capped] [--seed 0]
 """
 
 from __future__ import annotations
@@ -88,15 +93,25 @@ def _report(label: str, est) -> tuple[float, float]:
     trs = [nd.sampling for nd in est.tree_.nodes if nd.sampling is not None]
     walk = [t for t in trs if t.method == "hit_and_run"]
     n_uni = sum(t.uniform_starts > 0 for t in walk)
+    warm = [t for t in walk if t.warm_starts > 0]
+    burned = [t for t in walk if t.uniform_starts == 0 and t.warm_starts == 0]
     infl = [t.variance_inflation for t in walk if np.isfinite(t.variance_inflation)]
     print(f"  {label}:")
     print(f"    fit {fit:8.1f} CPU s   sampling {samp:7.1f} ({share:6.1%})   target {orc:6.1f}   "
           f"node LPs {lp:7.1f}   (wall {est.fit_time_:.0f} s)")
     print(f"    {len(est.tree_.nodes)} nodes, {est.leaf_count()} leaves; sampling methods "
           f"{dict(sorted(st['sampling_methods'].items()))} (hit-and-run: {n_uni} from inherited uniform points, "
-          f"{len(walk) - n_uni} burned in; {sum(t.n_chain_steps for t in walk) / 1e6:.1f}M chain steps"
+          f"{len(warm)} from warm inherited points, {len(burned)} burned in from their data; "
+          f"{sum(t.n_chain_steps for t in walk) / 1e6:.1f}M chain steps, of which "
+          f"{sum(t.n_chain_steps for t in warm) / 1e6:.1f}M warm and {sum(t.n_chain_steps for t in burned) / 1e6:.1f}M "
+          f"burned-in nodes'"
           + (f"; variance inflation median {np.median(infl):.2f}, max {np.max(infl):.2f}" if infl else "") + ")")
     print(f"    eq. 7 not met at {est.n_eq7_unmet_} nodes; data per node median {int(np.median(n))}, min {int(n.min())}")
+    if warm:
+        b = [t.burn_in for t in warm]
+        o = [t.outside_share for t in warm]
+        print(f"    warm nodes: burn-in steps median {int(np.median(b))} (min {min(b)}, max {max(b)}); share of chains "
+              f"outside the parent's box after it median {np.median(o):.3f}, max {np.max(o):.3f}")
     return share, samp
 
 
@@ -108,6 +123,9 @@ def main() -> None:
     ap.add_argument("--cutoff-variance", type=float, default=1e-5, help="eq. 7's cutoff (Table 1: 1e-5)")
     ap.add_argument("--reference", choices=["none", "burn-in"], default="none",
                     help="also run every hit-and-run node with burn-in (inherited_starts=False)")
+    ap.add_argument("--warm-starts", action="store_true",
+                    help="also run with warm_starts=True (nodes sticking out of the parent's box start warm)")
+    ap.add_argument("--only-warm", action="store_true", help="run only the warm_starts=True fit (one run at a time)")
     ap.add_argument("--skip-capped", action="store_true", help="do not run the capped rejection sampler")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -119,9 +137,18 @@ def main() -> None:
         X, net = _target(name, args.net_rounds, args.seed)
         cv = args.cutoff_variance
         print(f" MTRE-PAN to depth {args.depth}, cutoff variance {cv:g}:")
-        share, samp = _report("auto sampler (rejection where it accepts >= 2%, else hit-and-run)",
-                              _fit(X, net, args.depth, args.seed, cv))
-        verdicts.append((name, share))
+        if not args.only_warm:
+            share, samp = _report("auto sampler (rejection where it accepts >= 2%, else hit-and-run)",
+                                  _fit(X, net, args.depth, args.seed, cv))
+            verdicts.append((name, share))
+        if args.warm_starts or args.only_warm:
+            est = _fit(X, net, args.depth, args.seed, cv, warm_starts=True)
+            w_share, w_samp = _report("auto sampler, warm_starts=True", est)
+            verdicts.append((name + " (warm_starts)", w_share))
+            if not args.only_warm:
+                print(f"    sampling CPU, warm / auto: {w_samp / samp:.2f}x")
+        if args.only_warm:
+            continue
         if args.reference == "burn-in":
             _, ref = _report("reference: every hit-and-run node burns in (inherited_starts=False)",
                              _fit(X, net, args.depth, args.seed, cv, inherited_starts=False))

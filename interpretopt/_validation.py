@@ -543,7 +543,8 @@ def validate_data(estimator: Any, X: Any, y: Any = NO_VALIDATION, *, reset: bool
             cat = pd.Categorical(v)
             if j in fitted_cats:  # the categories of fit first, so category codes mean the same as at fit
                 known = list(fitted_cats[j])
-                extra = [c for c in cat.categories if c not in set(known)]
+                seen = set(known)
+                extra = [c for c in cat.categories if c not in seen]
                 cat = pd.Categorical(np.asarray(v, dtype=object), categories=known + extra)
             data[j] = cat
         if reset:

@@ -25,14 +25,16 @@ older hash stay in the directory; ``read_results(out, config_hash=cfg.config_has
 Columns of a row (``RESERVED_COLUMNS``): ``config_name, config_hash, run_key, run_name,
 method, method_variant, dataset, dataset_name, models, model1, model2, pair_tag, rep, seed,
 params, smoke, scale, solver, status, objective, bound, gap, run_status, error, traceback,
-warnings, wall_time, cpu_time, started_at, finished_at, host``, the provenance
+warnings, blackbox_fingerprint, wall_time, cpu_time, started_at, finished_at, host``, the provenance
 ``python_version, platform, git_commit`` (the commit of the checkout the package was run
 from, with ``-dirty`` when tracked files had changes; empty for an installed package) and
 ``version_<package>`` for interpretopt (the project's version), numpy, scikit-learn, pandas,
 pyomo, highspy and ortools; then one column per
 parameter and one per metric. ``status`` is the solver status the task reports;
 ``run_status`` is ``ok`` or ``failed`` (with ``error`` and ``traceback``); ``warnings``
-holds the distinct warnings the run raised (up to five). A metric whose name clashes with a
+holds the distinct warnings the run raised (up to five); ``blackbox_fingerprint`` names each black
+box the run fitted or loaded with a hash of its labels on fixed rows (``LR:3f2a... RF1:09bc...``), so
+two runs whose models differ (another machine's BLAS, another library version) can be told apart. A metric whose name clashes with a
 reserved column or a parameter is stored as ``metric_<name>``; a parameter that clashes
 with a reserved column as ``param_<name>``.
 """
@@ -67,7 +69,7 @@ RESERVED_COLUMNS = (
     "config_name", "config_hash", "run_key", "run_name", "method", "method_variant", "dataset", "dataset_name",
     "models", "model1", "model2", "pair_tag", "rep", "seed", "params", "smoke", "scale",
     "solver", "status", "objective", "bound", "gap",
-    "run_status", "error", "traceback", "warnings", "wall_time", "cpu_time", "started_at", "finished_at", "host",
+    "run_status", "error", "traceback", "warnings", "blackbox_fingerprint", "wall_time", "cpu_time", "started_at", "finished_at", "host",
     "python_version", "platform", "git_commit",
 ) + tuple(f"version_{p.replace('-', '_')}" for p in VERSION_PACKAGES)
 

@@ -181,6 +181,7 @@ _MEMO: "OrderedDict[str, Any]" = OrderedDict()
 _MEMO_STATS = {"hits": 0, "misses": 0}
 _MAX_DATASETS = 8
 _MAX_BLACKBOXES = 64
+_FINGERPRINTS: OrderedDict = OrderedDict()  # black-box cache key -> prediction fingerprint
 _MAX_MEMO = 64
 _LOCK = threading.Lock()
 
@@ -197,6 +198,7 @@ def clear_caches() -> None:
     with _LOCK:
         _DATASETS.clear()
         _BLACKBOXES.clear()
+        _FINGERPRINTS.clear()
         _MEMO.clear()
         _MEMO_STATS.update(hits=0, misses=0)
 
@@ -352,6 +354,8 @@ class RunContext:
         self._env = env
         self._settings = None
         self._splits: dict = {}
+        self._bb_seen: set[tuple[str, str]] = set()  # (black-box name, prediction fingerprint)
+        self._bb_frames: list[set] = []  # one per memo value being computed: the black boxes it used
 
     @property
     def settings(self):
@@ -420,14 +424,26 @@ class RunContext:
         key = hashlib.sha1(_canon(["memo", name, self._env.config_hash, self.dataset_label, self._fingerprint,
                                    self._env.solver, digest(deps)]).encode()).hexdigest()
         with _LOCK:
-            if key in _MEMO:
+            hit = _MEMO.get(key)
+            if hit is not None:
                 _MEMO.move_to_end(key)
                 _MEMO_STATS["hits"] += 1
-                return _MEMO[key]
-        value = make()
+        if hit is not None:
+            value, used = hit
+            self._bb_seen |= used  # the black boxes behind a shared value count for every run using it
+            for frame in self._bb_frames:
+                frame |= used
+            return value
+        self._bb_frames.append(set())
+        try:
+            value = make()
+        finally:
+            used = frozenset(self._bb_frames.pop())
+        for frame in self._bb_frames:  # a memo inside another's make: the outer value used them too
+            frame |= used
         with _LOCK:
             _MEMO_STATS["misses"] += 1
-            _MEMO[key] = value
+            _MEMO[key] = (value, used)
             while len(_MEMO) > _MAX_MEMO:
                 _MEMO.popitem(last=False)
         return value
@@ -481,7 +497,9 @@ class RunContext:
             model = _BLACKBOXES.get(key)
             if model is not None:
                 _BLACKBOXES.move_to_end(key)
-                return model
+        if model is not None:
+            self._note_fingerprint(name, key, model, X)
+            return model
         path = Path(self._env.out_dir) / "blackbox" / f"{name}-{key}.joblib" if self._env.out_dir else None
         model = None
         if path is not None and path.is_file():
@@ -500,7 +518,44 @@ class RunContext:
             _BLACKBOXES[key] = model
             while len(_BLACKBOXES) > _MAX_BLACKBOXES:
                 _BLACKBOXES.popitem(last=False)
+        self._note_fingerprint(name, key, model, X)
         return model
+
+    def _note_fingerprint(self, name: str, key: str, model, X: np.ndarray) -> None:
+        """Record what the fitted black box ``name`` predicts, so that a table can tell two networks apart.
+
+        The same seed and rows give the same model on one machine; across machines, BLAS kernels can
+        train another network from the same seed (seen with MLPs and the MTRE-PAN target). The
+        fingerprint hashes the model's labels on up to 1,024 evenly spaced rows of ``X`` (the
+        matrix it learned from: the dataset, or the ``features`` it was given; computed once per
+        model and process) and is stored in the run's ``blackbox_fingerprint``.
+        """
+        with _LOCK:
+            fp = _FINGERPRINTS.get(key)
+        if fp is None:
+            rows = np.unique(np.linspace(0, self.n_samples - 1, min(self.n_samples, 1024)).astype(np.int64))
+            try:
+                pred = np.asarray(model.predict(X[rows]))
+            except Exception:  # a model that cannot predict these rows has no fingerprint; the run goes on
+                return
+            fp = hashlib.sha1(np.ascontiguousarray(pred).tobytes() + str(pred.dtype).encode()).hexdigest()[:12]
+            with _LOCK:
+                _FINGERPRINTS[key] = fp
+                while len(_FINGERPRINTS) > 4 * _MAX_BLACKBOXES:
+                    _FINGERPRINTS.popitem(last=False)
+        self._bb_seen.add((name, fp))
+        for frame in self._bb_frames:
+            frame.add((name, fp))
+
+    @property
+    def blackbox_fingerprints(self) -> dict[str, str]:
+        """``{name: fingerprint}`` of the black boxes this run used (directly or through :meth:`memo`); a
+        name used with several fits (other rows or labels) gets one hash of all of them."""
+        out: dict[str, list[str]] = {}
+        for name, fp in sorted(self._bb_seen):
+            out.setdefault(name, []).append(fp)
+        return {k: v[0] if len(v) == 1 else hashlib.sha1("|".join(v).encode()).hexdigest()[:12]
+                for k, v in out.items()}
 
 
 def _dump_atomic(obj: Any, path: Path) -> None:
@@ -777,6 +832,7 @@ def _base_row(spec: RunSpec, env: RunEnv) -> dict:
         "error": None,
         "traceback": None,
         "warnings": None,
+        "blackbox_fingerprint": None,
         "host": socket.gethostname(),
     }
     for k, v in spec.params.items():
@@ -815,6 +871,8 @@ def execute_run(spec: RunSpec, env: RunEnv) -> tuple[dict, dict]:
             loaded = _load(spec.dataset, env.data_dir, env.config_seed)
             ctx = RunContext(spec, env, loaded)
             out = task(ctx)
+            if ctx.blackbox_fingerprints:
+                row["blackbox_fingerprint"] = " ".join(f"{k}:{v}" for k, v in sorted(ctx.blackbox_fingerprints.items()))
         if caught:
             seen = list(dict.fromkeys(f"{w.category.__name__}: {str(w.message).splitlines()[0]}" for w in caught))
             row["warnings"] = " | ".join(seen[:5]) + (f" | ... ({len(seen) - 5} more)" if len(seen) > 5 else "")

@@ -73,6 +73,45 @@ the correlation of a start's label and its point's is 0.86 / 0.84 / 0.89 after 1
 sampling on demand records the resulting variance inflation per node
 (:class:`interpretopt.heuristics.trepan.SamplingTrace`).
 
+**Chains started at warm points** (option ``warm_starts``; a short, measured burn-in). A
+tree node's sampling box is the bounding box of its data widened by 5% of their range, as the
+authors' release does (``Data_List::Add_Constraint``: ``innerHcube_`` is the child's data
+box plus ``HCUBE_MARGIN``, never intersected with the parent's box). The child's data fill its
+parent's box up to the parent's faces, so wherever the child's polytope reaches such a face
+the 5% pad pushes the child's box out of the parent's, and ``R_c`` is not nested. The
+inherited points the parent sampled are then uniform in ``A = R_c & B_k`` (the restriction
+lemma above, applied to ``R_k & P_c``), not in ``R_c``: the part ``O = R_c - B_k`` holds
+none of them. The law ``mu = Uniform(A)`` of such a start is warm: its density against
+``pi = Uniform(R_c)`` is ``1_A / pi(A) <= M = 1 / pi(A)``. Two facts bound what starting
+there costs, with ``K`` the hit-and-run kernel (reversible with respect to ``pi``):
+
+1. ``|mu K^t - pi|_TV <= |mu - pi|_TV = pi(O)`` for every ``t`` (a ``pi``-stationary kernel
+   contracts total variation), and ``mu K^t`` stays ``M``-warm; so the error of any share
+   (a positive rate, eq. 7's ``p``) estimated from such chains is at most ``pi(O)``, the
+   share of the region outside the parent's box, from the first step on. Lovasz and
+   Vempala (2006, hit-and-run from a warm start) bound the steps to reach ``eps`` by a
+   polynomial in ``d`` times ``log(M / eps)``: logarithmic in the warmth. A start at one of
+   the node's data (the burn-in path) is a point mass, not warm at all.
+2. The defect of ``mu`` is known: it misses ``O``. ``s_t``, the share of chains in ``O``
+   after ``t`` steps, starts at 0 and rises to ``pi(O)`` as the chains mix into ``O``. The
+   burn-in walks the first ``n_chains`` chains ``t = d, 2 d, 4 d, ...`` steps and stops at
+   the first ``t >= 2 d`` where ``s_t`` differs from ``s_{t/2}`` by at most two standard
+   errors of a difference of binomial shares: the second half of the walk did not move the
+   missing mass measurably (at most ``burn_in`` steps, default ``10 d + 20``, as the burn-in
+   path); every later chain makes the same number of steps before its first point. This is a
+   diagnostic of the one way the start is wrong, not a proof of mixing in every direction.
+   Where ``O`` is slabs along faces (a tree node: the 5% pad beyond the parent's faces) the
+   chains fill it in a few ``d`` steps; into narrow corners (the ten vertices of a 10-D
+   simplex beyond 0.3) hit-and-run needs about ``15 d`` steps from any start, more than
+   either path's ``burn_in``.
+
+After the burn-in the chains emit as on the uniform-start path (one chain per inherited
+point, ``thin`` steps per point, default ``d``, chain-group variance inflation). The tree
+passes warm starts only when ``R_c`` sticks out of the parent's box
+(:func:`interpretopt.heuristics.trepan.grow_translation_tree`, ``warm_starts=True``); the
+default (``False``) keeps the burn-in path. A KS test in 10-D checks the warm path on a
+region that sticks out of the box its starts are uniform in.
+
 Both methods always return the number of points asked for; a region of zero volume (an
 empty interior) is reported by ``empty``.
 """
@@ -107,6 +146,8 @@ class SamplerStats:
     n_lps: int = 0
     uniform_starts: int = 0  # hit-and-run chains started at points already uniform in R (no burn-in)
     n_chain_steps: int = 0  # hit-and-run steps summed over chains (the walk's cost)
+    warm_starts: int = 0  # chains started at warm points (uniform in a part of R), burned in briefly
+    outside_share: float = float("nan")  # warm path: share of the chains outside the starts' box after burn-in
 
 
 def _inside(U: np.ndarray, C: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -153,12 +194,21 @@ class PolytopeSampler:
         (default ``d``) from a distinct start, one chain per point asked while starts last.
     min_uniform_starts : int or None
         Fewer uniform starts than this fall back to the burn-in path; ``None``: ``2 (d + 1)``.
+    warm_starts : ndarray (k, d), optional
+        Points uniform in ``R & [warm_lo, warm_hi]`` (a tree node's inherited points when its
+        region sticks out of its parent's box; module docstring, "Chains started at warm
+        points"). Used like ``uniform_starts`` after a burn-in measured by the share of chains
+        outside ``[warm_lo, warm_hi]``; ignored when ``uniform_starts`` are used.
+    warm_lo, warm_hi : array-like (d,), optional
+        The box the warm starts are uniform in (the parent's sampling box); required with
+        ``warm_starts``.
     """
 
     def __init__(self, polytope: Polytope, lo: Any, hi: Any, rng: np.random.Generator, *, starts: Any = None,
                  method: str = "auto", min_acceptance: float = 0.02, pilot: int = 4096, n_chains: int = 1000,
                  burn_in: int | None = None, thin: int | None = None, max_draws: int | None = None,
-                 uniform_starts: Any = None, min_uniform_starts: int | None = None) -> None:
+                 uniform_starts: Any = None, min_uniform_starts: int | None = None, warm_starts: Any = None,
+                 warm_lo: Any = None, warm_hi: Any = None) -> None:
         if method not in SAMPLING_METHODS:
             raise InputError(f"sampling method must be one of {', '.join(SAMPLING_METHODS)}, got {method!r}")
         lo = np.asarray(lo, dtype=float).ravel()
@@ -192,6 +242,12 @@ class PolytopeSampler:
         self.starts = None if starts is None else np.asarray(starts, dtype=float).reshape(-1, self.d)
         self.uniform_starts = (None if uniform_starts is None
                                else np.asarray(uniform_starts, dtype=float).reshape(-1, self.d))
+        self.warm_starts = None if warm_starts is None else np.asarray(warm_starts, dtype=float).reshape(-1, self.d)
+        if self.warm_starts is not None:
+            if warm_lo is None or warm_hi is None:
+                raise InputError("warm_starts need the box they are uniform in (warm_lo, warm_hi)")
+            self.warm_lo = np.asarray(warm_lo, dtype=float).ravel()
+            self.warm_hi = np.asarray(warm_hi, dtype=float).ravel()
         #: on the uniform-start path: the row of ``uniform_starts`` each chain started from, and
         #: after each ``draw`` the chain of every returned point (an index into that array)
         self.chain_start_rows: np.ndarray | None = None
@@ -262,6 +318,14 @@ class PolytopeSampler:
             if rows.shape[0] >= self.min_uniform_starts:
                 self._start_uniform(rows)
                 return
+        if self.warm_starts is not None and self.warm_starts.shape[0] >= self.min_uniform_starts:
+            ok = (self.warm_starts @ C_all.T <= b_all + 1e-9).all(axis=1)
+            rows = np.flatnonzero(ok)
+            if rows.shape[0] >= self.min_uniform_starts:
+                self.uniform_starts = self.warm_starts
+                self._start_uniform(rows)
+                self._warm_burn_in()
+                return
         pts = None
         if self.starts is not None and self.starts.shape[0]:
             ok = (self.starts @ C_all.T <= b_all + 1e-9).all(axis=1)
@@ -306,6 +370,41 @@ class PolytopeSampler:
         self.stats.method = "hit_and_run"
         self.stats.uniform_starts = int(rows.shape[0])
         self.stats.n_chains, self.stats.burn_in, self.stats.thin = int(rows.shape[0]), 0, self.thin
+        self._warm_T = 0
+        self._burned = np.ones(rows.shape[0], dtype=bool)
+
+    def _outside_share(self, X: np.ndarray) -> float:
+        tol = 1e-9 * np.maximum(1.0, np.maximum(np.abs(self.warm_lo), np.abs(self.warm_hi)))
+        out = ((X < self.warm_lo - tol) | (X > self.warm_hi + tol)).any(axis=1)
+        return float(out.mean()) if X.shape[0] else 0.0
+
+    def _warm_burn_in(self) -> None:
+        """Burn in the first ``n_chains`` chains ``d, 2 d, 4 d, ...`` steps until the share of them
+        outside the starts' box is stable (module docstring); later chains get as many steps."""
+        K = self._frontier.shape[0]
+        g = min(K, self.n_chains)
+        X = self._frontier[:g]
+        S = np.maximum(self._b_all - X @ self._C_all.T, 0.0)
+        prev = self._outside_share(X)
+        cur, T, target = prev, 0, max(1, self.d)
+        while T < self.burn_in:
+            n = min(target, self.burn_in) - T  # rounds end at d, 2 d, 4 d, ...: each doubles the walk
+            self._walk_steps(X, S, n)
+            T += n
+            self.stats.n_chain_steps += n * g
+            cur = self._outside_share(X)
+            se = np.sqrt(2.0 * max(cur * (1.0 - cur), 1.0 / g) / g)  # of a difference of two shares
+            if T >= 2 * max(1, self.d) and abs(cur - prev) <= 2.0 * se:
+                break
+            prev, target = cur, 2 * T
+        self._frontier[:g] = X
+        self._warm_T = T
+        self._burned = np.zeros(K, dtype=bool)
+        self._burned[:g] = True
+        self.stats.burn_in = T
+        self.stats.warm_starts = self.stats.uniform_starts
+        self.stats.uniform_starts = 0
+        self.stats.outside_share = cur
 
     def _walk_uniform(self, n: int) -> np.ndarray:
         """``n`` points: the next ``n`` chains (cycling) each walk ``thin`` steps and emit their position."""
@@ -317,6 +416,13 @@ class PolytopeSampler:
             sl = slice(self._cursor, self._cursor + m)
             X = self._frontier[sl].copy()
             S = np.maximum(self._b_all - X @ self._C_all.T, 0.0)
+            fresh = ~self._burned[sl]
+            if fresh.any():  # warm path: a chain's first use is preceded by the measured burn-in
+                Xf, Sf = X[fresh], S[fresh]
+                self._walk_steps(Xf, Sf, self._warm_T)
+                X[fresh], S[fresh] = Xf, Sf
+                self._burned[sl] = True
+                self.stats.n_chain_steps += self._warm_T * int(fresh.sum())
             self._walk_steps(X, S, self.thin)
             self._frontier[sl] = X
             out.append(X.copy())
@@ -325,7 +431,7 @@ class PolytopeSampler:
             self._emitted += m
             got += m
             self._cursor = (self._cursor + m) % K
-        self.stats.n_steps = self.thin * -(-self._emitted // K)  # steps of the chains that moved most
+        self.stats.n_steps = self._warm_T + self.thin * -(-self._emitted // K)  # the chains that moved most
         self.last_chains = np.concatenate(src)
         return np.vstack(out)
 

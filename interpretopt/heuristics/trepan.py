@@ -16,7 +16,11 @@ its data pass to the children.
 
 Sampling on demand (Algorithm 2): the sampling box is the bounding box of the node's data
 widened by ``box_margin`` times each feature's range (clipped to the root box), as Section
-3.2 and the release (``HCUBE_MARGIN 0.05``) do; points are drawn uniformly from the node's
+3.2 and the release (``HCUBE_MARGIN 0.05``) do. It is not intersected with the parent's box
+(the release's ``Data_List::Add_Constraint`` neither): a child's data reach its parent's box
+faces, so the pad pushes the child's box past them wherever its polytope reaches them, and
+the child's region is then not nested in the parent's (``warm_starts`` in ``sampling``
+handles those nodes); points are drawn uniformly from the node's
 polytope inside that box in batches (:mod:`interpretopt.heuristics.polytope_sampling`:
 rejection where it accepts enough, hit-and-run where the region is too thin for it, so
 sampling never gives up), labelled by the oracle, and batches continue until the variance
@@ -122,6 +126,8 @@ class SamplingTrace:
     tightened: bool = False
     uniform_starts: int = 0
     n_chain_steps: int = 0
+    warm_starts: int = 0
+    outside_share: float = float("nan")
     variance_inflation: float = float("nan")
     variances: list = field(default_factory=list)
 
@@ -178,7 +184,9 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
                      starts: np.ndarray | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
                      burn_in: int | None = None, thin: int | None = None,
                      max_draws: int | None = None, uniform_starts: np.ndarray | None = None,
-                     uniform_starts_y: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, SamplingTrace]:
+                     uniform_starts_y: np.ndarray | None = None, warm_starts: np.ndarray | None = None,
+                     warm_box: tuple[np.ndarray, np.ndarray] | None = None,
+                     ) -> tuple[np.ndarray, np.ndarray, SamplingTrace]:
     """Algorithm 2: sample the node's region in batches until ``p (1 - p) / N <= cutoff_variance`` (eq. 7).
 
     Points are uniform in ``{x : C x <= b, lo <= x <= hi}`` (the node's polytope inside its
@@ -217,7 +225,14 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
         Points known to be uniform in the region (inherited points the parent sampled): where
         hit-and-run is needed its chains start there without burn-in.
     uniform_starts_y : ndarray (k,), optional
-        Their labels (for ``variance_inflation`` on that path).
+        Their labels (for ``variance_inflation`` on that path), or those of ``warm_starts``.
+    warm_starts : ndarray (k, d), optional
+        Points uniform in the region inside ``warm_box`` only (inherited points when the
+        region sticks out of the parent's box): where hit-and-run is needed its chains start
+        there after a measured burn-in (:mod:`~interpretopt.heuristics.polytope_sampling`,
+        "Chains started at warm points"). Ignored when ``uniform_starts`` is given.
+    warm_box : (lo, hi), optional
+        The box the warm starts are uniform in (the parent's sampling box).
 
     Returns
     -------
@@ -253,7 +268,10 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
             # one hit-and-run chain per point of a batch: each batch is one step of thinning
             ps = PolytopeSampler(polytope, lo, hi, rng, starts=starts, method=sampler, min_acceptance=min_acceptance,
                                  n_chains=min(1000, int(batch_size)), burn_in=burn_in, thin=thin,
-                                 max_draws=max_draws, uniform_starts=uniform_starts)
+                                 max_draws=max_draws, uniform_starts=uniform_starts,
+                                 warm_starts=None if uniform_starts is not None else warm_starts,
+                                 warm_lo=None if warm_box is None else warm_box[0],
+                                 warm_hi=None if warm_box is None else warm_box[1])
         Xb = ps.draw(want)
         if Xb.shape[0] == 0:
             trace.stopped_by = "empty_region" if ps.empty else "draw_limit"
@@ -301,6 +319,7 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
         trace.n_steps, trace.n_chains, trace.burn_in, trace.thin = st.n_steps, st.n_chains, st.burn_in, st.thin
         trace.tightened = st.tightened
         trace.uniform_starts, trace.n_chain_steps = st.uniform_starts, st.n_chain_steps
+        trace.warm_starts, trace.outside_share = st.warm_starts, st.outside_share
     X_new = np.vstack(X_parts) if X_parts else np.empty((0, d))
     y_new = np.concatenate(y_parts) if y_parts else np.empty(0, dtype=np.int8)
     return X_new, y_new, trace
@@ -556,7 +575,12 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
         See :class:`TranslationTree`.
     sampling : dict, optional
         Options of :func:`sample_on_demand`: ``sampler``, ``min_acceptance``, ``burn_in``,
-        ``thin``, ``max_draws``.
+        ``thin``, ``max_draws``; and ``inherited_starts`` (default True: a node whose region
+        lies inside its parent's sampling box starts hit-and-run at the inherited uniform
+        points) and ``warm_starts`` (default False; True: a node whose region sticks out of
+        its parent's box starts at those points after a measured burn-in instead of burning
+        in from its data, :mod:`~interpretopt.heuristics.polytope_sampling`, "Chains started
+        at warm points").
     boundary_fn : callable, optional
         Linear boundary estimate of uncertain leaves (``Split`` whose left side is class 0).
     relabel : bool, default True
@@ -584,11 +608,12 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
     if root_label not in ROOT_LABELS:
         raise InputError(f"root_label must be one of {', '.join(ROOT_LABELS)}, got {root_label!r}")
     sampling = dict(sampling or {})
-    valid = ("sampler", "min_acceptance", "burn_in", "thin", "max_draws", "inherited_starts")
+    valid = ("sampler", "min_acceptance", "burn_in", "thin", "max_draws", "inherited_starts", "warm_starts")
     unknown = sorted(set(sampling) - set(valid))
     if unknown:
         raise InputError(f"unknown sampling option(s) {unknown}; valid: {', '.join(valid)}")
     inherited_starts = bool(sampling.pop("inherited_starts", True))
+    warm = bool(sampling.pop("warm_starts", False)) and inherited_starts
     n, d = X.shape
     stats: dict[str, Any] = {"n_queries": 0, "n_eq7_unmet": 0, "sampling_methods": {}, "n_nested": 0,
                              "nesting_lps": 0}
@@ -643,21 +668,26 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
             lo, hi = root_lo.copy(), root_hi.copy()
         t = clock()
         o0 = (stats["oracle_time"], stats["oracle_cpu"])
+        warm_rows = None
         if un.any() and inherited_starts:
             nested, n_lp = _region_inside(node.polytope, lo, hi, *parent_box)
             stats["nesting_lps"] += n_lp
             if not nested:
+                if warm:  # uniform in the region inside the parent's box only: warm starts
+                    warm_rows = un
                 un = np.zeros(Xn.shape[0], dtype=bool)
         else:
             nested = False
         stats["n_nested"] += int(nested)
         uni = un if inherited_starts and un.any() else None
+        starts_y = yn[uni] if uni is not None else (yn[warm_rows] if warm_rows is not None else None)
         Xs, ys, trace = sample_on_demand(node.polytope, lo, hi, counted_oracle, rng, n_inherited=Xn.shape[0],
                                          n_positive=int(yn.sum()), cutoff_variance=cutoff_variance,
                                          batch_size=batch_size, min_batches=min_batches,
                                          max_samples=max_node_samples, starts=Xn,
-                                         uniform_starts=None if uni is None else Xn[uni],
-                                         uniform_starts_y=None if uni is None else yn[uni], **sampling)
+                                         uniform_starts=None if uni is None else Xn[uni], uniform_starts_y=starts_y,
+                                         warm_starts=None if warm_rows is None else Xn[warm_rows],
+                                         warm_box=parent_box if warm_rows is not None else None, **sampling)
         # sampling time excludes the oracle's own time on the sampled points
         add("sampling", t, (stats["oracle_time"] - o0[0], stats["oracle_cpu"] - o0[1]))
         if not trace.eq7_met:

@@ -485,6 +485,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         "thin": [Interval(Integral, 1, None, closed="left"), None],
         "max_draws": [Interval(Integral, 1, None, closed="left"), None],
         "inherited_starts": ["boolean"],
+        "warm_starts": ["boolean"],
         "random_state": RANDOM_STATE,
     }
 
@@ -495,7 +496,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
                  solver: str = "highs", solver_settings: Any = None, lp_path: str = "auto",
                  max_lp_samples: int | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
                  burn_in: int | None = None, thin: int | None = None, max_draws: int | None = None,
-                 inherited_starts: bool = True, random_state: Any = None) -> None:
+                 inherited_starts: bool = True, warm_starts: bool = False, random_state: Any = None) -> None:
         self.max_depth = max_depth
         self.cutoff_entropy = cutoff_entropy
         self.cutoff_variance = cutoff_variance
@@ -519,6 +520,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         self.thin = thin
         self.max_draws = max_draws
         self.inherited_starts = inherited_starts
+        self.warm_starts = warm_starts
         self.random_state = random_state
 
     # -- validation
@@ -613,7 +615,8 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         self.solve_results_: list[dict] = []
         self.lp_status_counts_: dict[str, int] = {}
         sampling = {"sampler": self.sampler, "min_acceptance": float(self.min_acceptance), "burn_in": self.burn_in,
-                    "thin": self.thin, "max_draws": self.max_draws, "inherited_starts": bool(self.inherited_starts)}
+                    "thin": self.thin, "max_draws": self.max_draws, "inherited_starts": bool(self.inherited_starts),
+                    "warm_starts": bool(self.warm_starts)}
         t0, c0 = time.perf_counter(), time.process_time()
         tree, stats = grow_translation_tree(
             X, oracle, self._split, max_depth=int(self.max_depth), cutoff_entropy=float(self.cutoff_entropy),
@@ -938,6 +941,14 @@ _COMMON_PARAMS_DOC = """
         the chains at the inherited points an ancestor sampled (uniform in the node's region,
         :mod:`interpretopt.heuristics.polytope_sampling`, "Chains started at uniform
         points") without burn-in; ``False``: every hit-and-run node burns in.
+    warm_starts : bool, default False
+        Where a node needs hit-and-run and its sampling box sticks out of its parent's (the
+        release's box, data box + ``box_margin``, is not nested in the parent's), start the
+        chains at the inherited points (uniform in the part of the region inside the parent's
+        box, a warm start) and burn in only until the share of chains outside the parent's
+        box is stable (at most ``burn_in`` steps), instead of ``10 d + 20`` steps from the
+        node's data and ``3 d`` per point (:mod:`interpretopt.heuristics.polytope_sampling`,
+        "Chains started at warm points"). Changes the sampled points, hence the tree.
     random_state : int, Generator or None
 """
 
@@ -1014,14 +1025,15 @@ class TREPANClassifier(_TranslatorBase):
                  solver: str = "highs", solver_settings: Any = None, lp_path: str = "auto",
                  max_lp_samples: int | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
                  burn_in: int | None = None, thin: int | None = None, max_draws: int | None = None,
-                 inherited_starts: bool = True, random_state: Any = None) -> None:
+                 inherited_starts: bool = True, warm_starts: bool = False, random_state: Any = None) -> None:
         super().__init__(max_depth=max_depth, cutoff_entropy=cutoff_entropy, cutoff_variance=cutoff_variance,
                          margin=margin, box_margin=box_margin, batch_size=batch_size, min_batches=min_batches,
                          max_node_samples=max_node_samples, leaf_label=leaf_label, root_label=root_label,
                          boundary_estimates=boundary_estimates, C=C, class_weight=class_weight, solver=solver,
                          solver_settings=solver_settings, lp_path=lp_path, max_lp_samples=max_lp_samples,
                          sampler=sampler, min_acceptance=min_acceptance, burn_in=burn_in, thin=thin,
-                         max_draws=max_draws, inherited_starts=inherited_starts, random_state=random_state)
+                         max_draws=max_draws, inherited_starts=inherited_starts, warm_starts=warm_starts,
+                         random_state=random_state)
         self.splitter = splitter
         self.criterion = criterion
 

@@ -172,3 +172,94 @@ _EXPECTED = {
                          expected_failed_checks=lambda est: _EXPECTED)
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+# -----------------------------------------------------------------------------
+# Reproducibility: the trained weights do not depend on the BLAS kernel, threads or process history.
+
+
+def _fit_raw_pima_like(arithmetic="portable", seed=5):
+    rng = np.random.default_rng(11)
+    X = np.column_stack([rng.integers(0, 17, 300), rng.normal(120, 30, 300), rng.exponential(80, 300)])
+    y = (X[:, 1] + 0.3 * X[:, 2] + rng.normal(0, 20, 300) > 150).astype(int)
+    return MTREPANNetwork(n_rounds=2, samples_per_round=1500, scale_inputs=False, arithmetic=arithmetic,
+                          random_state=seed).fit(X, y)
+
+
+def test_portable_matmul_is_the_sequential_sum_of_products():
+    from interpretopt.blackbox._mtrepan_net import _matmul
+
+    rng = np.random.default_rng(0)
+    for n, k, m in ((7, 5, 3), (32, 8, 1), (1, 13, 13), (2000, 9, 9)):
+        A, B = rng.normal(size=(n, k)), rng.normal(size=(k, m))
+        ref = np.zeros((n, m))
+        for j in range(k):  # left to right, one rounded product and one rounded sum at a time
+            ref = ref + A[:, j:j + 1] * B[j:j + 1, :]
+        got = _matmul(A, B)
+        if k < 8:  # below numpy's pairwise block the reduction is the plain left-to-right sum
+            assert np.array_equal(got, ref)
+        np.testing.assert_allclose(got, A @ B, rtol=1e-12, atol=1e-12)
+        assert np.array_equal(_matmul(A, B, tmp=np.empty((n, k, m))), got)
+        assert np.array_equal(_matmul(np.asfortranarray(A), B), got)  # memory layout does not matter
+
+
+def test_same_seed_same_weights_whatever_ran_before_in_the_process():
+    first = _fit_raw_pima_like().fingerprint()
+    junk = [np.random.default_rng(i).normal(size=(i * 37 + 1, 3)) for i in range(20)]  # move the heap
+    _fit_raw_pima_like(seed=6)  # another network trained in between
+    MTREPANNetwork(n_rounds=1, samples_per_round=500, random_state=0).fit(junk[5][:, :2], junk[5][:, 2] > 0)
+    again = _fit_raw_pima_like()
+    assert again.fingerprint() == first
+    assert _fit_raw_pima_like(seed=6).fingerprint() != first
+
+
+_CHILD = """
+import numpy as np, sys
+sys.path.insert(0, {tests!r})
+from blackbox.test_mtrepan_net import _fit_raw_pima_like
+print(_fit_raw_pima_like({arith!r}).fingerprint())
+"""
+
+
+def _avx512() -> bool:
+    try:
+        flags = open("/proc/cpuinfo").read()
+    except OSError:
+        return False
+    return " avx512f" in flags
+
+
+@pytest.mark.skipif(not _avx512(), reason="OpenBLAS's SkylakeX kernels need an AVX-512 CPU")
+def test_weights_do_not_depend_on_the_blas_kernel_or_its_threads():
+    """Regression: on raw Pima inputs the network differed between an AVX-512 and an AVX2 machine."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = str(Path(__file__).resolve().parents[1])
+
+    def child(arith, core, threads):
+        env = {**os.environ, "OPENBLAS_CORETYPE": core, "OPENBLAS_NUM_THREADS": threads, "OMP_NUM_THREADS": threads}
+        out = subprocess.run([sys.executable, "-c", _CHILD.format(tests=tests, arith=arith)], env=env,
+                             capture_output=True, text=True, check=True)
+        return out.stdout.strip().splitlines()[-1]
+
+    portable = {child("portable", core, t) for core, t in (("Haswell", "1"), ("SkylakeX", "1"), ("SkylakeX", "2"))}
+    assert len(portable) == 1
+    # the check can fail: BLAS products do give another network under the other kernel
+    assert child("blas", "Haswell", "1") != child("blas", "SkylakeX", "1")
+
+
+def test_blas_and_portable_arithmetic_agree_to_rounding():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 4))
+    net = _fit_raw_pima_like()
+    blas = MTREPANNetwork(arithmetic="blas").set_params(**{k: v for k, v in net.get_params().items()
+                                                          if k != "arithmetic"})
+    blas.coefs_, blas.intercepts_, blas.scaler_, blas.classes_ = net.coefs_, net.intercepts_, None, net.classes_
+    blas.n_features_in_ = net.n_features_in_
+    X = X[:, :3] * 50
+    np.testing.assert_allclose(blas.decision_function(X), net.decision_function(X), rtol=1e-10, atol=1e-10)
+    with pytest.raises(InputError, match="arithmetic"):
+        MTREPANNetwork(arithmetic="fast").fit(X, (X[:, 0] > 0).astype(int))

@@ -409,6 +409,43 @@ def test_black_box_on_given_features(tmp_path, monkeypatch):
     assert fits == ["D4"] * 3
     with pytest.raises(ValueError, match="features must be a matrix"):
         ctx.black_box("D4", tr, features=F[:10])
+    assert ctx.blackbox_fingerprints["D4"]  # predicted from the features it learned from
+
+
+def test_black_box_fingerprint_tells_models_apart_and_is_stored_with_the_run(tmp_path, monkeypatch):
+    _fake_models(monkeypatch)
+    c = parse_config({"name": "b", "method": "noop", "datasets": ["breast_cancer"]}, check_names=False)
+    env = R.RunEnv.from_config(c, tmp_path)
+    run = plan_runs(c)[0]
+    loaded = R._load(run.dataset, None, 0)
+    a = RunContext(run, env, loaded)
+    a.black_box("D4")
+    a.black_box("D1")
+    R.clear_caches()  # a new process: the model from disk has the same fingerprint
+    b = RunContext(run, env, R._load(run.dataset, None, 0))
+    b.black_box("D4")
+    assert b.blackbox_fingerprints["D4"] == a.blackbox_fingerprints["D4"] != a.blackbox_fingerprints["D1"]
+    b.black_box("D4", y=1 - loaded.y)  # a second D4 (other labels) in the same run: both enter its fingerprint
+    assert b.blackbox_fingerprints["D4"] != a.blackbox_fingerprints["D4"]
+    c1 = RunContext(run, env, loaded)  # the model from memory, and a value shared through memo, count too
+    c1.black_box("D1")
+    assert c1.blackbox_fingerprints == {"D1": a.blackbox_fingerprints["D1"]}
+    c2, c3 = RunContext(run, env, loaded), RunContext(run, env, loaded)
+    for ctx in (c2, c3):
+        ctx.memo("fp-test", lambda ctx=ctx: ctx.black_box("D1").predict(loaded.X[:3]))
+    assert c3.blackbox_fingerprints == c2.blackbox_fingerprints == c1.blackbox_fingerprints
+
+    def task(ctx):
+        ctx.black_box("D2")
+        return {"value": 1}
+
+    monkeypatch.setattr(R, "get_task", lambda name: task, raising=False)
+    import interpretopt.experiments.tasks as T
+
+    monkeypatch.setattr(T, "get_task", lambda name: task)
+    row, _ = R.execute_run(run, env)
+    assert row["run_status"] == "ok", row["error"]
+    assert row["blackbox_fingerprint"].startswith("D2:") and len(row["blackbox_fingerprint"]) == 3 + 12
 
 
 def test_pair_selection_max_min_accuracy_gap(tmp_path, monkeypatch):

@@ -38,6 +38,22 @@ def test_corels_node_limit_reports_uncertified():
         corels(pack_bool(cov), y, policy="random")
 
 
+def test_corels_expansion_cap_stops_a_search_whose_trie_never_fills():
+    """With lam = 0 and depth-first order, expanded nodes leave the trie as fast as they enter: the
+    node budget is never reached and only the expansion cap ends the search, uncertified, with a valid
+    bound; a cap above what the search needs changes nothing."""
+    P, y = _big_pool(2)
+    capped = corels(P, y, lam=0.0, policy="dfs", max_nodes=10**9, max_expansions=40)
+    assert capped.n_expanded == 40 and capped.status == "feasible" and not capped.certified
+    assert capped.bound <= capped.objective
+    free = corels(P, y, lam=0.0, policy="bfs", max_nodes=500)
+    same = corels(P, y, lam=0.0, policy="bfs", max_nodes=500, max_expansions=10**6)
+    assert (same.prefix, same.objective, same.n_nodes, same.n_expanded) == (free.prefix, free.objective,
+                                                                            free.n_nodes, free.n_expanded)
+    with pytest.raises(InputError, match="max_expansions"):
+        corels(P, y, max_expansions=0)
+
+
 def _big_pool(seed=0, n=250, J=30):
     rng = np.random.default_rng(seed)
     cov = rng.random((n, J)) < rng.uniform(0.1, 0.6, size=J)

@@ -189,3 +189,83 @@ def test_sampling_on_demand_records_the_variance_inflation_of_inherited_starts()
     # start and point are correlated after d steps: the inflation is above 1 and bounded by 3
     assert 1.05 < tr.variance_inflation < 3
     assert abs(y.mean() - yU.mean()) < 0.03
+
+
+def _slab_case(seed):
+    """A tree node whose region sticks out of its parent's box, in 10-D: the region is
+    ``[0, 1.05]^10 & {sum(x) <= 4.5}`` (the child's box, padded 5% beyond the parent's faces,
+    and an oblique split); the warm starts are uniform in its part inside ``[0, 1]^10`` (the
+    parent's box). Exact reference points by rejection from the child's box."""
+    d = 10
+    rng = np.random.default_rng(seed)
+    hi = np.full(d, 1.05)
+    P = Polytope.bounding_box(np.zeros(d), hi).add(np.ones(d), 4.5)
+    B = rng.random((60000, d)) * hi
+    ref = B[B.sum(axis=1) <= 4.5]
+    W = rng.random((40000, d))
+    warm = W[W.sum(axis=1) <= 4.5]
+    return d, rng, P, hi, ref, warm
+
+
+def test_warm_starts_in_the_parents_box_burn_in_until_uniform_in_10d():
+    d, rng, P, hi, ref, warm = _slab_case(21)
+    out_ref = (ref > 1).any(axis=1).mean()
+    assert 0.15 < out_ref < 0.25  # a sixth of the region holds no start
+    S = PolytopeSampler(P, np.zeros(d), hi, rng, method="hit_and_run", warm_starts=warm, warm_lo=np.zeros(d),
+                        warm_hi=np.ones(d))
+    X = S.draw(3000)
+    st = S.stats
+    assert st.method == "hit_and_run" and st.warm_starts == warm.shape[0] and st.uniform_starts == 0
+    assert 2 * d <= st.burn_in <= 10 * d + 20 and st.thin == d
+    assert P.contains(X, tol=1e-9).all()
+    assert len(set(S.chain_start_rows[S.last_chains].tolist())) == 3000  # distinct starts
+    for f in (lambda Z: Z[:, 0], lambda Z: Z.sum(axis=1), lambda Z: Z.max(axis=1)):
+        assert stats.ks_2samp(f(X), f(ref)).pvalue > ALPHA
+    se = math.sqrt(out_ref * (1 - out_ref) / 3000)
+    assert abs((X > 1).any(axis=1).mean() - out_ref) < 3 * se
+    assert abs(st.outside_share - out_ref) < 0.05
+    # chains used after the first 1,000 make the same burn-in before their first point
+    assert st.n_chain_steps == st.burn_in * 3000 + 3000 * d
+
+
+def test_warm_starts_without_burn_in_are_not_uniform():
+    # control: the same starts with no burn-in leave the part outside the parent's box short,
+    # so the checks above can fail
+    d, rng, P, hi, ref, warm = _slab_case(21)
+    S = PolytopeSampler(P, np.zeros(d), hi, rng, method="hit_and_run", warm_starts=warm, warm_lo=np.zeros(d),
+                        warm_hi=np.ones(d), burn_in=0, thin=1)
+    X = S.draw(3000)
+    assert S.stats.burn_in == 0
+    assert (X > 1).any(axis=1).mean() < 0.5 * (ref > 1).any(axis=1).mean()
+    assert stats.ks_2samp(X.max(axis=1), ref.max(axis=1)).pvalue < ALPHA
+    with pytest.raises(InputError, match="warm_lo"):
+        PolytopeSampler(P, np.zeros(d), hi, rng, warm_starts=warm)
+
+
+def test_the_tree_passes_warm_starts_only_to_regions_that_stick_out_of_the_parents_box():
+    from interpretopt.heuristics.trepan import grow_translation_tree
+
+    rng = np.random.default_rng(3)
+    d = 6
+    X = rng.random((400, d))
+    oracle = lambda Z: (((Z - 0.5) ** 2).sum(axis=1) < 0.4).astype(int)  # noqa: E731
+
+    def split(Xn, yn, path):
+        from interpretopt.heuristics.trepan import Split
+
+        # oblique median splits: grandchildren whose padded box sticks out of their parent's
+        c = np.random.default_rng(len(path) * 7 + path.count("L")).normal(size=Xn.shape[1])
+        return Split(c=c, b=float(np.median(Xn @ c)), left_label=0, right_label=1)
+
+    kw = dict(max_depth=4, cutoff_entropy=0.0, cutoff_variance=2e-4, batch_size=500, seed=1,
+              sampling={"sampler": "hit_and_run"})
+    t0, s0 = grow_translation_tree(X, oracle, split, **kw)
+    t1, s1 = grow_translation_tree(X, oracle, split, **{**kw, "sampling": {"sampler": "hit_and_run",
+                                                                          "warm_starts": True}})
+    warm = [nd.sampling for nd in t1.nodes if nd.sampling is not None and nd.sampling.warm_starts > 0]
+    burned0 = [nd.sampling for nd in t0.nodes if nd.sampling is not None and nd.sampling.uniform_starts == 0
+               and nd.sampling.method == "hit_and_run" and nd.depth > 1]
+    assert warm and len(warm) <= len(burned0)
+    assert all(0 < tr.burn_in <= 10 * d + 20 and tr.uniform_starts == 0 for tr in warm)
+    assert s1["n_nested"] == s0["n_nested"]  # the same nesting decisions
+    assert sum(t.sampling.n_chain_steps for t in t1.nodes) < sum(t.sampling.n_chain_steps for t in t0.nodes)

@@ -383,6 +383,35 @@ def test_hit_and_run_nodes_start_at_inherited_uniform_points_only_when_boxes_nes
         nd.sampling.n_chain_steps for nd in off.tree_.nodes)
 
 
+def test_warm_starts_replace_the_burn_in_of_nodes_whose_box_sticks_out():
+    # the same 5-D oblique target: with warm_starts=True the nodes that burned in from their
+    # data (region sticking out of the parent's box) start at the inherited points and burn in
+    # only until the share of chains outside the parent's box is stable
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, (300, 5))
+    w = np.array([1.0, -0.7, 0.4, 0.9, -0.5])
+
+    def target(Z):
+        return (np.sin(2 * Z @ w) > 0).astype(int)
+
+    kw = dict(max_depth=4, random_state=0, batch_size=200, cutoff_variance=2e-4, sampler="hit_and_run",
+              boundary_estimates=False)
+    base = MTREPANClassifier(**kw).fit(X, target)
+    est = MTREPANClassifier(warm_starts=True, **kw).fit(X, target)
+    warm = [nd for nd in est.tree_.nodes if nd.sampling.warm_starts > 0]
+    assert warm and all(nd.path for nd in warm)
+    for nd in warm:
+        tr = nd.sampling
+        assert tr.uniform_starts == 0 and 2 * 5 <= tr.burn_in <= 10 * 5 + 20 and tr.thin == 5
+        assert np.isfinite(tr.outside_share) and tr.eq7_met
+    assert est.stats_["n_nested"] >= 1
+    U = rng.uniform(-1, 1, (4000, 5))
+    assert abs(est.parity(target, U)["model_parity"] - base.parity(target, U)["model_parity"]) < 5
+    assert sum(nd.sampling.n_chain_steps for nd in est.tree_.nodes) < sum(
+        nd.sampling.n_chain_steps for nd in base.tree_.nodes)
+    assert MTREPANClassifier().get_params()["warm_starts"] is False  # an option: the default keeps the burn-in
+
+
 def test_without_a_cap_every_node_meets_eq7(circle_fit):
     _, est = circle_fit
     assert est.n_eq7_unmet_ == 0

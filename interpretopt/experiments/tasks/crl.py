@@ -69,6 +69,8 @@ PARAMETERS = {
     "corels_max_nodes": Param([list, tuple], (100_000, 150_000, 200_000, 250_000, 300_000),
                               "CORELS trie-node budgets tuned over"),
     "corels_max_length": Param(_POSINT + [None], None, "CORELS's longest list"),
+    "corels_max_expansions": Param(_POSINT + [None], 5000, "CORELS's cap on expanded nodes (a guard the "
+                                   "reference lacks; see heuristics.corels)"),
     "sbrl_min_support": Param(_SHARE, 0.05, "SBRL's mining support"),
     "sbrl_lams": Param([list, tuple], (1, 2, 5, 10, 15, 20, 25, 30), "SBRL lambdas tuned over"),
     "sbrl_chains": Param([list, tuple], (5, 10, 15, 20, 25, 30), "SBRL chain counts tuned over"),
@@ -190,6 +192,10 @@ def run(ctx) -> dict:
     return out
 
 
+def _opt_int(v):
+    return None if v is None else int(v)
+
+
 def _baseline_grid(learner, p):
     if learner == "corels":
         budgets = sorted(int(v) for v in p["corels_max_nodes"])
@@ -205,7 +211,8 @@ def _learner_results(est, learner, p, y01, rs):
         ml = p["corels_max_length"]
         for pol in p["corels_policies"]:
             r = est.run_learner(y01, policy=str(pol), max_nodes=budgets[-1], snapshot_nodes=budgets[:-1],
-                                lam=float(p["corels_lam"]), max_length=None if ml is None else int(ml))
+                                lam=float(p["corels_lam"]), max_length=None if ml is None else int(ml),
+                                max_expansions=_opt_int(p["corels_max_expansions"]))
             for nn in budgets:
                 res[(str(pol), nn)] = r if nn == budgets[-1] else r.snapshots[nn]
         return res
@@ -258,7 +265,8 @@ def _fit_baseline(ctx, learner, p, bb, train, test, Xtr, Xte, ytr, yte, rs, mini
         params = dict(zip(names, key))
         if learner == "corels":
             ml = p["corels_max_length"]
-            params.update(lam=float(p["corels_lam"]), max_length=None if ml is None else int(ml))
+            params.update(lam=float(p["corels_lam"]), max_length=None if ml is None else int(ml),
+                          max_expansions=_opt_int(p["corels_max_expansions"]))
         else:
             params.update(n_iter=int(p["sbrl_n_iter"]), eta=float(p["sbrl_eta"]), max_length=int(p["sbrl_max_length"]))
         final.params = params

@@ -14,7 +14,7 @@ both classes are equal; the rows are shuffled and ``test_size`` of them (the rel
 is the network named in ``models`` (``MTREPAN_NET``), trained on the training rows with the
 validation rows picking the best training call (``net_*`` parameters override its
 settings: ``net_rounds``, ``net_scale_inputs``, ``net_loss``, ``net_optimizer``,
-``net_learning_rate``, ``net_samples_per_round``), or, for the ``circle`` dataset (no model
+``net_learning_rate``, ``net_samples_per_round``, ``net_arithmetic``), or, for the ``circle`` dataset (no model
 named), the circle of radius ``params.radius`` itself (:class:`~interpretopt.blackbox.CircleTarget`),
 with every row a training row (``test_size: 0``, as the release's circle run).
 
@@ -40,7 +40,9 @@ release computed and the paper printed: certain parity on the points the network
 negative with ``p < 0.5 - margin``, or inside the circle; ``n_boundary_release``; see
 :func:`interpretopt.evaluation.parity.release_boundary_mask`), ``leaf_count``. Also
 ``n_eval``, ``target_accuracy`` (on the validation rows), ``target_negative_share`` (share
-of the evaluation box the target labels 0), ``n_queries``, ``fit_seconds``,
+of the evaluation box the target labels 0), ``target_fingerprint`` (which network: the
+SHA-1 prefix of its weights, :meth:`~interpretopt.blackbox.MTREPANNetwork.fingerprint`, or
+``circle(r=...)``; with the two shares above it tells a table which target a row translated), ``n_queries``, ``fit_seconds``,
 ``lp_seconds``, ``sampling_seconds`` (drawing points, without the target's time),
 ``oracle_seconds``, ``n_lp_solves``, ``n_lp_optimal``, ``n_eq7_unmet``,
 ``n_hit_and_run_nodes``, ``eval_seconds``. No ``status`` column: the tree is a greedy
@@ -83,7 +85,7 @@ EVALUATIONS = ("paper", "held_out", "both")
 #: task parameter -> the MTREPANNetwork parameter it overrides in the target network
 _NET_KEYS = {"net_rounds": "n_rounds", "net_scale_inputs": "scale_inputs", "net_loss": "loss",
              "net_optimizer": "optimizer", "net_learning_rate": "learning_rate",
-             "net_samples_per_round": "samples_per_round"}
+             "net_samples_per_round": "samples_per_round", "net_arithmetic": "arithmetic"}
 
 
 def _net_constraints(arg: str) -> list:
@@ -196,6 +198,16 @@ def _target(ctx, train: np.ndarray, val: np.ndarray):
     return ctx.memo("mtrepan/target", make, **deps), name
 
 
+def _fingerprint(target) -> str:
+    """Which target a row translated: the network's weight digest, or the circle's radius."""
+    fp = getattr(target, "fingerprint", None)
+    if callable(fp):
+        return str(fp())
+    if hasattr(target, "radius"):
+        return f"circle(r={float(target.radius):g})"
+    return type(target).__name__
+
+
 def _depths(value) -> set:
     if value is None:
         return set()
@@ -268,6 +280,7 @@ def run(ctx) -> dict:
         "target_accuracy": (float(np.mean(np.asarray(target.predict(ctx.X[val])) == ctx.y[val]))
                             if val.size else float("nan")),
         "target_negative_share": float(np.mean(np.asarray(target.predict(U)) == est.classes_[0]) * 100.0),
+        "target_fingerprint": _fingerprint(target),
         "n_train": int(train.size),
         "n_root": int(est.tree_.nodes[0].n_samples),
         "n_queries": est.n_queries_,

@@ -65,10 +65,12 @@ def test_circle_smoke_runs_end_to_end(tmp_path):
     assert (df.run_status == "ok").all(), df.get("error")
     assert set(df.variant) == {"mtrepan", "trepan", "trepan_c45"}
     for col in ("model_parity", "certain_model_parity", "boundary_model_parity", "boundary_model_parity_release",
-                "leaf_count", "n_queries", "n_eval", "lp_seconds", "sampling_seconds", "n_eq7_unmet"):
+                "leaf_count", "n_queries", "n_eval", "lp_seconds", "sampling_seconds", "n_eq7_unmet",
+                "target_fingerprint"):
         assert col in df.columns
     assert "status" not in df.columns or df["status"].isna().all()  # a greedy tree carries no status
     assert (df.n_eq7_unmet == 0).all()
+    assert (df.target_fingerprint == "circle(r=1)").all()
     d1 = df[df.depth == 1]
     assert (d1.leaf_count == 1).all() and (d1.certain_model_parity == 0).all()
     # depth 1: the root alone, labelled negative: model parity is the box's negative share
@@ -93,3 +95,16 @@ def test_make_translator_names():
     assert make_translator({"variant": "trepan_c45"}, 0).splitter == "c45"
     with pytest.raises(ValueError, match="mtrepan"):
         make_translator({"variant": "cart"}, 0)
+
+
+def test_results_name_the_network_each_row_translated():
+    from interpretopt.blackbox import CircleTarget, MTREPANNetwork
+    from interpretopt.experiments.tasks.mtrepan import _fingerprint
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 2))
+    y = (X[:, 0] > 0).astype(int)
+    nets = [MTREPANNetwork(n_rounds=1, samples_per_round=300, random_state=s).fit(X, y) for s in (0, 0, 1)]
+    fps = [_fingerprint(n) for n in nets]
+    assert fps[0] == fps[1] != fps[2] and len(fps[0]) == 16
+    assert _fingerprint(CircleTarget(0.5)) == "circle(r=0.5)"
