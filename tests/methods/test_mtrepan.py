@@ -350,10 +350,8 @@ def test_a_cap_warns_and_the_node_records_that_eq7_was_not_met():
         MTREPANClassifier(max_draws=60).fit(X, CircleTarget())
 
 
-def test_hit_and_run_nodes_start_at_inherited_uniform_points_only_when_boxes_nest():
-    # an oblique target in 5-D with hit-and-run forced: children whose sampling box lies inside
-    # their parent's start their chains at the parent's sampled points without burn-in; the
-    # others (and every node with inherited_starts=False) burn in
+def _oblique_hit_and_run():
+    """An oblique target in 5-D, with hit-and-run forced at every node: (rng, X, target, fit kwargs)."""
     rng = np.random.default_rng(3)
     X = rng.uniform(-1, 1, (300, 5))
     w = np.array([1.0, -0.7, 0.4, 0.9, -0.5])
@@ -363,6 +361,14 @@ def test_hit_and_run_nodes_start_at_inherited_uniform_points_only_when_boxes_nes
 
     kw = dict(max_depth=4, random_state=0, batch_size=200, cutoff_variance=2e-4, sampler="hit_and_run",
               boundary_estimates=False)
+    return rng, X, target, kw
+
+
+def test_hit_and_run_nodes_start_at_inherited_uniform_points_only_when_boxes_nest():
+    # an oblique target in 5-D with hit-and-run forced: children whose sampling box lies inside
+    # their parent's start their chains at the parent's sampled points without burn-in; the
+    # others (and every node with inherited_starts=False) burn in
+    rng, X, target, kw = _oblique_hit_and_run()
     est = MTREPANClassifier(**kw).fit(X, target)
     uni = [nd for nd in est.tree_.nodes if nd.sampling.uniform_starts > 0]
     assert uni and all(nd.path for nd in uni)  # never the root: its data are the training rows
@@ -387,15 +393,7 @@ def test_warm_starts_replace_the_burn_in_of_nodes_whose_box_sticks_out():
     # the same 5-D oblique target: with warm_starts=True the nodes that burned in from their
     # data (region sticking out of the parent's box) start at the inherited points and burn in
     # only until the share of chains outside the parent's box is stable
-    rng = np.random.default_rng(3)
-    X = rng.uniform(-1, 1, (300, 5))
-    w = np.array([1.0, -0.7, 0.4, 0.9, -0.5])
-
-    def target(Z):
-        return (np.sin(2 * Z @ w) > 0).astype(int)
-
-    kw = dict(max_depth=4, random_state=0, batch_size=200, cutoff_variance=2e-4, sampler="hit_and_run",
-              boundary_estimates=False)
+    rng, X, target, kw = _oblique_hit_and_run()
     base = MTREPANClassifier(**kw).fit(X, target)
     est = MTREPANClassifier(warm_starts=True, **kw).fit(X, target)
     warm = [nd for nd in est.tree_.nodes if nd.sampling.warm_starts > 0]
