@@ -108,9 +108,9 @@ there costs, with ``K`` the hit-and-run kernel (reversible with respect to ``pi`
 After the burn-in the chains emit as on the uniform-start path (one chain per inherited
 point, ``thin`` steps per point, default ``d``, chain-group variance inflation). The tree
 passes warm starts only when ``R_c`` sticks out of the parent's box
-(:func:`interpretopt.heuristics.trepan.grow_translation_tree`, ``warm_starts=True``); the
-default (``False``) keeps the burn-in path. A KS test in 10-D checks the warm path on a
-region that sticks out of the box its starts are uniform in.
+(:func:`interpretopt.heuristics.trepan.grow_translation_tree`, ``warm_starts=True``, the
+default; ``False`` keeps the burn-in path from the node's data for those nodes). A KS test in
+10-D checks the warm path on a region that sticks out of the box its starts are uniform in.
 
 Both methods always return the number of points asked for; a region of zero volume (an
 empty interior) is reported by ``empty``.

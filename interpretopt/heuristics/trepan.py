@@ -577,7 +577,7 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
         Options of :func:`sample_on_demand`: ``sampler``, ``min_acceptance``, ``burn_in``,
         ``thin``, ``max_draws``; and ``inherited_starts`` (default True: a node whose region
         lies inside its parent's sampling box starts hit-and-run at the inherited uniform
-        points) and ``warm_starts`` (default False; True: a node whose region sticks out of
+        points) and ``warm_starts`` (default True: a node whose region sticks out of
         its parent's box starts at those points after a measured burn-in instead of burning
         in from its data, :mod:`~interpretopt.heuristics.polytope_sampling`, "Chains started
         at warm points").
@@ -613,7 +613,7 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
     if unknown:
         raise InputError(f"unknown sampling option(s) {unknown}; valid: {', '.join(valid)}")
     inherited_starts = bool(sampling.pop("inherited_starts", True))
-    warm = bool(sampling.pop("warm_starts", False)) and inherited_starts
+    warm = bool(sampling.pop("warm_starts", True)) and inherited_starts
     n, d = X.shape
     stats: dict[str, Any] = {"n_queries": 0, "n_eq7_unmet": 0, "sampling_methods": {}, "n_nested": 0,
                              "nesting_lps": 0}

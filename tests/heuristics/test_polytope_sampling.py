@@ -259,9 +259,9 @@ def test_the_tree_passes_warm_starts_only_to_regions_that_stick_out_of_the_paren
 
     kw = dict(max_depth=4, cutoff_entropy=0.0, cutoff_variance=2e-4, batch_size=500, seed=1,
               sampling={"sampler": "hit_and_run"})
-    t0, s0 = grow_translation_tree(X, oracle, split, **kw)
-    t1, s1 = grow_translation_tree(X, oracle, split, **{**kw, "sampling": {"sampler": "hit_and_run",
-                                                                          "warm_starts": True}})
+    t0, s0 = grow_translation_tree(X, oracle, split, **{**kw, "sampling": {"sampler": "hit_and_run",
+                                                                          "warm_starts": False}})
+    t1, s1 = grow_translation_tree(X, oracle, split, **kw)  # warm starts are the default
     warm = [nd.sampling for nd in t1.nodes if nd.sampling is not None and nd.sampling.warm_starts > 0]
     burned0 = [nd.sampling for nd in t0.nodes if nd.sampling is not None and nd.sampling.uniform_starts == 0
                and nd.sampling.method == "hit_and_run" and nd.depth > 1]

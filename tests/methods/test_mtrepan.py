@@ -369,7 +369,7 @@ def test_hit_and_run_nodes_start_at_inherited_uniform_points_only_when_boxes_nes
     # their parent's start their chains at the parent's sampled points without burn-in; the
     # others (and every node with inherited_starts=False) burn in
     rng, X, target, kw = _oblique_hit_and_run()
-    est = MTREPANClassifier(**kw).fit(X, target)
+    est = MTREPANClassifier(warm_starts=False, **kw).fit(X, target)  # warm starts: the next test
     uni = [nd for nd in est.tree_.nodes if nd.sampling.uniform_starts > 0]
     assert uni and all(nd.path for nd in uni)  # never the root: its data are the training rows
     for nd in uni:
@@ -394,8 +394,8 @@ def test_warm_starts_replace_the_burn_in_of_nodes_whose_box_sticks_out():
     # data (region sticking out of the parent's box) start at the inherited points and burn in
     # only until the share of chains outside the parent's box is stable
     rng, X, target, kw = _oblique_hit_and_run()
-    base = MTREPANClassifier(**kw).fit(X, target)
-    est = MTREPANClassifier(warm_starts=True, **kw).fit(X, target)
+    base = MTREPANClassifier(warm_starts=False, **kw).fit(X, target)
+    est = MTREPANClassifier(**kw).fit(X, target)
     warm = [nd for nd in est.tree_.nodes if nd.sampling.warm_starts > 0]
     assert warm and all(nd.path for nd in warm)
     for nd in warm:
@@ -407,7 +407,7 @@ def test_warm_starts_replace_the_burn_in_of_nodes_whose_box_sticks_out():
     assert abs(est.parity(target, U)["model_parity"] - base.parity(target, U)["model_parity"]) < 5
     assert sum(nd.sampling.n_chain_steps for nd in est.tree_.nodes) < sum(
         nd.sampling.n_chain_steps for nd in base.tree_.nodes)
-    assert MTREPANClassifier().get_params()["warm_starts"] is False  # an option: the default keeps the burn-in
+    assert MTREPANClassifier().get_params()["warm_starts"] is True  # the default; False keeps the burn-in path
 
 
 def test_without_a_cap_every_node_meets_eq7(circle_fit):
