@@ -125,6 +125,7 @@ def main() -> None:
                     help="also run every hit-and-run node with burn-in (inherited_starts=False)")
     ap.add_argument("--no-warm", action="store_true",
                     help="also run with warm_starts=False (nodes sticking out of the parent's box burn in from their data)")
+    ap.add_argument("--skip-capped", action="store_true", help="do not run the capped rejection sampler")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
 
