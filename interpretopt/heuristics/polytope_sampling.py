@@ -312,24 +312,23 @@ class PolytopeSampler:
         self._movable = width > 1e-12 * np.maximum(1.0, np.abs(self.hi))
         self._width = width
         self._C_all, self._b_all = C_all, b_all
-        if self.uniform_starts is not None and self.uniform_starts.shape[0] >= self.min_uniform_starts:
-            ok = (self.uniform_starts @ C_all.T <= b_all + 1e-9).all(axis=1)
-            rows = np.flatnonzero(ok)
+
+        def inside(P: np.ndarray) -> np.ndarray:  # the points of P in R (box rows included)
+            return (P @ C_all.T <= b_all + 1e-9).all(axis=1)
+
+        for cand, warm in ((self.uniform_starts, False), (self.warm_starts, True)):
+            if cand is None or cand.shape[0] < self.min_uniform_starts:
+                continue
+            rows = np.flatnonzero(inside(cand))
             if rows.shape[0] >= self.min_uniform_starts:
+                self.uniform_starts = cand
                 self._start_uniform(rows)
-                return
-        if self.warm_starts is not None and self.warm_starts.shape[0] >= self.min_uniform_starts:
-            ok = (self.warm_starts @ C_all.T <= b_all + 1e-9).all(axis=1)
-            rows = np.flatnonzero(ok)
-            if rows.shape[0] >= self.min_uniform_starts:
-                self.uniform_starts = self.warm_starts
-                self._start_uniform(rows)
-                self._warm_burn_in()
+                if warm:
+                    self._warm_burn_in()
                 return
         pts = None
         if self.starts is not None and self.starts.shape[0]:
-            ok = (self.starts @ C_all.T <= b_all + 1e-9).all(axis=1)
-            pts = self.starts[ok]
+            pts = self.starts[inside(self.starts)]
         if pts is None or pts.shape[0] == 0:
             cc = self.polytope.chebyshev_center(self.lo, self.hi)
             self.stats.n_lps += 1
@@ -460,8 +459,9 @@ class PolytopeSampler:
         The walk keeps the slacks and the direction products as (constraints, chains) arrays, so
         that the max and min over a chain's constraints are reductions across the first axis,
         which numpy runs over all chains at once (about 20% less time per step than reducing the
-        short rows of a (chains, constraints) array; the same draws and the same arithmetic).
-        Slacks are kept at >= 1e-300 rather than >= 0, the floor the division used anyway.
+        short rows of a (chains, constraints) array). The draws are the same; the products
+        ``C @ U.T`` may differ from ``(U @ C.T).T`` in the last bit (BLAS), and slacks are kept
+        at >= 1e-300 rather than >= 0, the floor the division used anyway.
         """
         C, L = self._C_all, self._L
         k = X.shape[0]

@@ -309,15 +309,11 @@ def _model_inputs(ctx, params, train):
     fp = {k: v for k, v in _fit_params(params).items() if k in ("binarizer", "n_thresholds", "negations")}
 
     def make():
-        b = _estimator(fp, ctx)._make_binarizer()
-        if b is None:  # passthrough: the data are binary already
+        est = _estimator(fp, ctx)
+        est._fit_binarize(ctx.dataset.X.iloc[train], ctx.y[train])  # the binarizer BRCG fits on these rows
+        if est.binarizer_ is None:  # passthrough: the data are binary already
             return np.asarray(ctx.X, dtype=np.float32)
-        Xtr = ctx.dataset.X.iloc[train]
-        try:
-            b.fit(Xtr, ctx.y[train])
-        except TypeError:
-            b.fit(Xtr)
-        return np.asarray(b.transform(ctx.dataset.X), dtype=np.float32)
+        return np.asarray(est.binarizer_.transform(ctx.dataset.X), dtype=np.float32)
 
     return ctx.memo("brcg/model-inputs", make, rows=np.asarray(train), fit=fp)
 

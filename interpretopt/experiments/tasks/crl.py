@@ -211,7 +211,7 @@ def _learner_results(est, learner, p, y01, rs):
         ml = p["corels_max_length"]
         for pol in p["corels_policies"]:
             r = est.run_learner(y01, policy=str(pol), max_nodes=budgets[-1], snapshot_nodes=budgets[:-1],
-                                lam=float(p["corels_lam"]), max_length=None if ml is None else int(ml),
+                                lam=float(p["corels_lam"]), max_length=_opt_int(ml),
                                 max_expansions=_opt_int(p["corels_max_expansions"]))
             for nn in budgets:
                 res[(str(pol), nn)] = r if nn == budgets[-1] else r.snapshots[nn]
@@ -265,7 +265,7 @@ def _fit_baseline(ctx, learner, p, bb, train, test, Xtr, Xte, ytr, yte, rs, mini
         params = dict(zip(names, key))
         if learner == "corels":
             ml = p["corels_max_length"]
-            params.update(lam=float(p["corels_lam"]), max_length=None if ml is None else int(ml),
+            params.update(lam=float(p["corels_lam"]), max_length=_opt_int(ml),
                           max_expansions=_opt_int(p["corels_max_expansions"]))
         else:
             params.update(n_iter=int(p["sbrl_n_iter"]), eta=float(p["sbrl_eta"]), max_length=int(p["sbrl_max_length"]))
