@@ -708,15 +708,21 @@ def _per_run(entry: dict) -> float | None:
     return float(cpu) if cpu is not None else entry.get("per_run_s")
 
 
+def _dataset_names(config) -> list[str]:
+    return sorted(str(getattr(d, "name", d)) for d in config.datasets)
+
+
 def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: dict | None = None,
          configs_root: str | os.PathLike | None = None) -> pd.DataFrame:
     """Runs and estimated time of every table config at each scale, before anything runs.
 
     The estimate is ``runs x measured seconds per run`` at that scale (CPU seconds where measured: a
-    run is one process, so on an idle machine its wall time is about its CPU time). ``full`` runs the
-    datasets of ``reduced`` with more repetitions, so without a measurement of its own it is
-    estimated from the reduced per-run cost (``basis`` says so); a scale with no measurement
-    has no estimate.
+    run is one process, so on an idle machine its wall time is about its CPU time). Where ``full``
+    runs the datasets of ``reduced`` with more repetitions, a full scale without a measurement of its
+    own is estimated from the reduced per-run cost (``basis`` says so). Where it runs other datasets
+    (e.g. "What changed?": reduced holds bc and pima, full adds adult, heloc, magic, ...; heloc's runs
+    cost 100 times bc's) the reduced cost says nothing about it and there is no estimate; nor is
+    there for a scale with no measurement.
     """
     from interpretopt.experiments.config import load_config
 
@@ -735,7 +741,11 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
             n = count_runs(full.with_scale(s))
             known = costs.get(key, {})
             basis, per = "", None
-            src = s if s in known else ("reduced" if s == "full" and "reduced" in known else None)
+            borrow = s == "full" and "reduced" in known
+            if borrow and _dataset_names(full.with_scale("full")) != _dataset_names(full.with_scale("reduced")):
+                borrow = False
+                basis = "no measurement (reduced scale runs other datasets)"
+            src = s if s in known else ("reduced" if borrow else None)
             if src is not None:
                 per = _per_run(known[src])
                 what = "CPU" if known[src].get("cpu_per_run_s") is not None else "wall"

@@ -211,6 +211,19 @@ def test_plan_counts_runs_and_estimates_from_measured_costs(project):
     assert pd.isna(df.loc["smoke", "estimate_s"]) and df.loc["smoke", "basis"] == "no measurement"
 
 
+def test_plan_does_not_estimate_full_from_a_reduced_scale_on_other_datasets(project):
+    """Regression: the full "What changed?" grid (7 datasets) was estimated at 24 min from the reduced
+    scale's bc and pima runs; heloc's runs alone cost hours."""
+    path = project / "configs" / "imd" / "t1.yaml"
+    path.write_text(path.read_text().replace("datasets: [breast_cancer]", "datasets: [breast_cancer, circle]")
+                    .replace("reduced: {repetitions: 1}", "reduced: {repetitions: 1, datasets: [breast_cancer]}"))
+    costs = {"imd/t1": {"reduced": {"per_run_s": 2.0, "n_runs": 2}}}
+    df = R.plan(papers=["imd"], costs=costs, configs_root=project / "configs").set_index("scale")
+    assert df.loc["reduced", "estimate_s"] == 4.0
+    assert pd.isna(df.loc["full", "estimate_s"])
+    assert df.loc["full", "basis"] == "no measurement (reduced scale runs other datasets)"
+
+
 def test_unknown_paper_is_an_error_naming_the_valid_ones(project):
     with pytest.raises(InterpretoptError, match="unknown paper.*'imdd'.*valid papers: whatchanged, imd, crl"):
         R.table_configs(project / "configs", ["imdd"])
