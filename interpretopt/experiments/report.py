@@ -709,7 +709,7 @@ def _per_run(entry: dict) -> float | None:
 
 
 def _dataset_names(config) -> list[str]:
-    return sorted(str(getattr(d, "name", d)) for d in config.datasets)
+    return sorted(d.name for d in config.datasets)
 
 
 def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: dict | None = None,
@@ -738,14 +738,16 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
                          "basis": f"config does not load: {e}"})
             continue
         for s in scales:
-            n = count_runs(full.with_scale(s))
+            scaled = full.with_scale(s)
+            n = count_runs(scaled)
             known = costs.get(key, {})
             basis, per = "", None
-            borrow = s == "full" and "reduced" in known
-            if borrow and _dataset_names(full.with_scale("full")) != _dataset_names(full.with_scale("reduced")):
-                borrow = False
-                basis = "no measurement (reduced scale runs other datasets)"
-            src = s if s in known else ("reduced" if borrow else None)
+            src = s if s in known else None
+            if src is None and s == "full" and "reduced" in known:
+                if _dataset_names(scaled) == _dataset_names(full.with_scale("reduced")):
+                    src = "reduced"
+                else:
+                    basis = "no measurement (reduced scale runs other datasets)"
             if src is not None:
                 per = _per_run(known[src])
                 what = "CPU" if known[src].get("cpu_per_run_s") is not None else "wall"
