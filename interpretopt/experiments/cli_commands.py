@@ -61,6 +61,10 @@ def _add_scale_options(p: argparse.ArgumentParser) -> None:
                    help="smoke: the paper's datasets subsampled, minutes; reduced: full datasets, fewer "
                         "repetitions or splits; full: the published protocol (default)")
     p.add_argument("--smoke", action="store_true", help="the same as --scale smoke")
+    p.add_argument("--seed", type=_seed, default=None, metavar="N",
+                   help="root seed in place of the config's (other splits and hashed model seeds; the spread "
+                        "of a table over seeds is its spread over random splits); default output directory "
+                        "ends in -seed<N>")
 
 
 def _n_jobs(text: str) -> int:
@@ -70,6 +74,16 @@ def _n_jobs(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
     if value == 0:
         raise argparse.ArgumentTypeError("got 0; give a number of worker processes >= 1, or -1 for all cores")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
     return value
 
 
@@ -163,7 +177,8 @@ def _load(args):
         if scale not in (None, "smoke"):
             raise ConfigError(args.config, [f"--smoke contradicts --scale {scale}; give one of them"])
         scale = "smoke"
-    return load_config(resolve_config_path(args.config), scale=scale)
+    config = load_config(resolve_config_path(args.config), scale=scale)
+    return config if getattr(args, "seed", None) is None else config.with_seed(args.seed)
 
 
 def _out_dir(args, config) -> Path:
@@ -340,6 +355,9 @@ def cmd_reproduce(args) -> int:
         return 0
     if args.all == (args.config is not None):
         raise ConfigError("reproduce", ["give either PAPER/TABLE or --all (not both, not neither)"])
+    if args.seed is not None and args.all:
+        raise ConfigError("reproduce", ["--seed applies to one table (PAPER/TABLE); --all reproduces the "
+                                        "published seeds"])
     if args.record and not args.all:
         raise ConfigError("reproduce", ["--record writes the report of --all; give --all"])
     if args.all:
@@ -369,7 +387,7 @@ def cmd_reproduce(args) -> int:
         out = _out_dir(args, config)
         rec = R.reproduce_config(path, scale, out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
                                  data_dir=data_dir, progress=False if args.quiet else None, plots=False,
-                                 run=not args.no_run)
+                                 run=not args.no_run, seed=args.seed)
         if rec.run_summary:
             print(rec.run_summary)
         if rec.error:

@@ -476,6 +476,7 @@ class ExperimentConfig:
     runs_from: str | None = key(None, parse=_runs_from_key)
     path: str = "<string>"
     scale: str = "full"
+    seed_overridden: bool = False  # set by :meth:`with_seed`: the root seed is not the file's
 
     @property
     def is_smoke(self) -> bool:
@@ -521,6 +522,24 @@ class ExperimentConfig:
         if scale == "reduced":
             return self.reduced if self.reduced is not None else ScaleSpec()
         return ScaleSpec()
+
+    def with_seed(self, seed: int) -> "ExperimentConfig":
+        """The config with root seed ``seed`` in place of its own: other splits and other hashed model
+        seeds, everything else as written (the spread of a table over its random splits is the spread
+        of its results over seeds). Its default output directory ends in ``-seed<seed>``.
+
+        Raises
+        ------
+        ConfigError
+            ``seed`` is not an integer >= 0.
+        """
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ConfigError(self.path, [f"seed must be an integer >= 0, got {seed!r}"])
+        if seed == self.seed and not self.seed_overridden:
+            return self
+        kw = {f.name: getattr(self, f.name) for f in fields(self)}
+        kw.update(seed=seed, seed_overridden=True)
+        return type(self)(**kw)
 
     def with_smoke(self) -> "ExperimentConfig":
         """The config with its ``smoke`` overrides applied (one repetition, small data, small grids)."""

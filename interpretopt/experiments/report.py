@@ -4,8 +4,11 @@ Every table config under ``configs/<paper>/`` carries the paper's numbers in its
 ``reference`` blocks. :func:`cell_records` turns a config and its results into one row per
 published cell (:data:`CELL_COLUMNS`)::
 
-    paper, table, row, column, paper_value, paper_std, ours, ours_std, n_runs, scale,
-    status, reason, diff, tolerance, within_tolerance, config
+    paper, table, row, column, paper_value, paper_std, ours, ours_std, ours_min, ours_max, n_runs,
+    scale, status, reason, diff, tolerance, within_tolerance, config, pair_paper, pair_ours
+
+(``ours_min``, ``ours_max``: the smallest and largest value over the cell's runs; the range
+that runs at other root seeds, ``reproduce --seed N``, widen to the spread over random splits)
 
 ``status`` is
 
@@ -53,7 +56,8 @@ __all__ = [
     "plan", "read_costs", "compared_share", "concat_cells", "write_record",
 ]
 
-CELL_COLUMNS = ("paper", "table", "row", "column", "paper_value", "paper_std", "ours", "ours_std", "n_runs", "scale",
+CELL_COLUMNS = ("paper", "table", "row", "column", "paper_value", "paper_std", "ours", "ours_std", "ours_min",
+                "ours_max", "n_runs", "scale",
                 "status", "reason", "diff", "tolerance", "within_tolerance", "config", "pair_paper", "pair_ours")
 CELL_STATUSES = ("compared", "no_data", "not_run")
 DEFAULT_TOLERANCE = 0.03
@@ -212,7 +216,8 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
             for c, paper_value in row.items():
                 std = ref.stds.get(r, {}).get(c)
                 rec = {"paper": paper, "table": spec.name, "row": r, "column": c, "paper_value": paper_value,
-                       "paper_std": std, "ours": np.nan, "ours_std": np.nan, "n_runs": 0, "scale": config.scale,
+                       "paper_std": std, "ours": np.nan, "ours_std": np.nan, "ours_min": np.nan, "ours_max": np.nan,
+                       "n_runs": 0, "scale": config.scale,
                        "status": "not_run", "reason": "", "diff": np.nan,
                        "tolerance": std if std else tol_default, "within_tolerance": None,
                        "config": config.path, "pair_paper": ref.pairs.get(r), "pair_ours": None}
@@ -244,6 +249,8 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                         sd = tr.std.loc[r, c] if not summary else np.nan
                         rec.update(status="compared", ours=float(ours), ours_std=float(sd) if n > 1 else np.nan,
                                    n_runs=n)
+                        if not summary and tr.min is not None:
+                            rec.update(ours_min=float(tr.min.loc[r, c]), ours_max=float(tr.max.loc[r, c]))
                         if paper_value is not None:
                             rec["diff"] = float(ours) - paper_value
                             rec["within_tolerance"] = bool(abs(rec["diff"]) <= rec["tolerance"] + 1e-12)
@@ -335,8 +342,12 @@ class ConfigRecord:
 
 def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.PathLike, *, paper: str = "",
                      run: bool = True, n_jobs: int = 1, scheduler: str | None = None, force: bool = False,
-                     data_dir: str | None = None, progress: bool | None = False, plots: bool = True) -> ConfigRecord:
+                     data_dir: str | None = None, progress: bool | None = False, plots: bool = True,
+                     seed: int | None = None) -> ConfigRecord:
     """Run one config at ``scale`` into ``out_dir`` (resumable), then make its tables, cells and figures.
+
+    ``seed`` replaces the config's root seed (:meth:`ExperimentConfig.with_seed`): the same
+    protocol on other random splits, to measure the spread of the cells over splits.
 
     A config that fails to load or run is recorded with ``error`` and every one of its
     published cells as ``not_run``; nothing is raised, so one table does not stop a report.
@@ -350,6 +361,8 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
     try:
         published = load_config(path)  # the full-scale config decides which cells have data
         config = published.with_scale(scale)
+        if seed is not None:
+            config = config.with_seed(seed)
     except InterpretoptError as e:
         empty = pd.DataFrame(columns=list(CELL_COLUMNS))
         return ConfigRecord(paper, str(path), None, out, empty, error=f"config does not load: {e}")  # type: ignore[arg-type]

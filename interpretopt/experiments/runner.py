@@ -574,8 +574,11 @@ def _dump_atomic(obj: Any, path: Path) -> None:
 
 
 def default_out_dir(config: ExperimentConfig) -> Path:
-    """``results/<name>`` (``results/<name>-smoke`` / ``-reduced`` at those scales) in the working directory."""
-    return Path("results") / (config.name + ("" if config.scale == "full" else f"-{config.scale}"))
+    """``results/<name>`` (``results/<name>-smoke`` / ``-reduced`` at those scales, then ``-seed<N>`` for a
+    root seed given by :meth:`~interpretopt.experiments.config.ExperimentConfig.with_seed`) in the working
+    directory."""
+    return Path("results") / (config.name + ("" if config.scale == "full" else f"-{config.scale}")
+                              + (f"-seed{config.seed}" if config.seed_overridden else ""))
 
 
 def runs_source(config: ExperimentConfig, out_dir: str | os.PathLike | None = None
@@ -609,6 +612,8 @@ def runs_source(config: ExperimentConfig, out_dir: str | os.PathLike | None = No
     if not path.is_file():
         raise ConfigError(config.path, [f"runs_from: no config {path.name} in {path.parent}"])
     src = load_config(path, scale=config.scale)
+    if config.seed_overridden:  # `--seed`: the runs of the named config at the same root seed
+        src = src.with_seed(config.seed)
     if src.runs_from is not None:
         raise ConfigError(config.path, [f"runs_from: {path.name} itself reads the runs of {src.runs_from!r}; "
                                         "name the config that holds the runs"])

@@ -64,6 +64,8 @@ class TableResult:
     spec : TableSpec
     mean, std, count : pandas.DataFrame
         Row labels x column labels.
+    min, max : pandas.DataFrame or None
+        Row labels x column labels: the smallest and largest value over a cell's runs.
     cells : pandas.DataFrame of str
         The displayed cells (per ``spec.aggregate``).
     extra_rows : dict
@@ -91,6 +93,8 @@ class TableResult:
     pairs: dict = field(default_factory=dict)
     scale: str = "full"
     marks: dict = field(default_factory=dict)
+    min: pd.DataFrame | None = None
+    max: pd.DataFrame | None = None
 
 
 def _sort_key(v: Any):
@@ -162,6 +166,8 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
     mean = g.mean().unstack("col").reindex(index=rlab, columns=clab)
     std = g.std(ddof=1).unstack("col").reindex(index=rlab, columns=clab)
     count = g.count().unstack("col").reindex(index=rlab, columns=clab).fillna(0).astype(int)
+    lo = g.min().unstack("col").reindex(index=rlab, columns=clab)
+    hi = g.max().unstack("col").reindex(index=rlab, columns=clab)
     d = spec.digits
 
     def num(x: float) -> str:
@@ -275,7 +281,7 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
             cols[1:1] = ["pair_ours", "pair_paper"]
         comparison = pd.DataFrame(comp, columns=cols)
     return TableResult(spec, mean, std, count, cells, extra, tests, comparison, n_runs=len(df), n_failed=n_failed,
-                       pairs=pairs, scale=_scale_of(df), marks=marks)
+                       pairs=pairs, scale=_scale_of(df), marks=marks, min=lo, max=hi)
 
 
 def _baseline(spec: TableSpec, clab: list) -> tuple[str, int]:

@@ -133,3 +133,26 @@ def test_scale_option_runs_the_reduced_section_into_its_own_directory(project, c
 def test_smoke_and_another_scale_together_is_an_error(project, capsys):
     assert _cli("run", "demo/table1", "--smoke", "--scale", "full", "--quiet") == 2
     assert "--smoke contradicts --scale full" in capsys.readouterr().err
+
+
+def test_seed_option_runs_other_splits_into_their_own_directory(project, capsys):
+    assert _cli("run", "demo/table1", "--quiet") == 0
+    assert _cli("run", "demo/table1", "--seed", "7", "--quiet") == 0
+    assert "4 runs: 0 already done, 4 ok" in capsys.readouterr().out
+    base = read_results(project / "results" / "demo_table1")
+    seeded = read_results(project / "results" / "demo_table1-seed7")
+    assert len(seeded) == 4 and set(seeded["config_hash"]).isdisjoint(base["config_hash"])
+    assert set(seeded["seed"]).isdisjoint(base["seed"])  # the runs' hashed seeds follow the root seed
+    assert _cli("table", "demo/table1", "--seed", "7") == 0
+    assert "| breast_cancer |" in capsys.readouterr().out
+    assert _cli("reproduce", "demo/table1", "--seed", "7", "--no-run", "--quiet",
+                "--out", project / "results" / "demo_table1-seed7") == 0
+    assert "| breast_cancer |" in capsys.readouterr().out
+
+
+def test_seed_option_rejects_bad_values_and_all(project, capsys):
+    with pytest.raises(SystemExit):
+        _cli("run", "demo/table1", "--seed", "-1")
+    assert "expected an integer >= 0, got '-1'" in capsys.readouterr().err
+    assert _cli("reproduce", "--all", "--seed", "1", "--quiet") == 2
+    assert "--seed applies to one table" in capsys.readouterr().err

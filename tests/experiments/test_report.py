@@ -92,6 +92,19 @@ def test_cells_say_compared_no_data_or_not_run_with_the_reason(project):
     assert set(rec.cells["scale"]) == {"smoke"}
 
 
+def test_cells_carry_the_range_of_their_runs(project):
+    rec = R.reproduce_config(project / "configs" / "imd" / "t1.yaml", "full", project / "out", paper="imd")
+    from interpretopt.experiments.results import read_results
+
+    runs = read_results(project / "out")
+    for depth in (1, 2):
+        acc = runs.loc[runs["max_depth"] == depth, "accuracy"]
+        cell = rec.cells[(rec.cells.row == "breast_cancer") & (rec.cells.column == str(depth))].iloc[0]
+        assert cell.n_runs == 2 and (cell.ours_min, cell.ours_max) == (acc.min(), acc.max())
+        assert cell.ours_min <= cell.ours <= cell.ours_max
+    assert rec.cells.loc[rec.cells.status != "compared", ["ours_min", "ours_max"]].isna().all().all()
+
+
 def test_regression_a_dataset_left_out_at_smoke_scale_is_not_run_not_no_data(project):
     # the smoke section keeps one of the two held datasets: the other's cells are held data
     # that did not run at this scale (counting them as "no data" overstated the compared share)
@@ -318,6 +331,19 @@ def test_a_config_with_runs_from_reads_and_makes_the_runs_of_the_config_it_names
     capsys.readouterr()
     assert _cli("table", "imd/t2", "--smoke", "--out", one / "imd" / "t2") == 0
     assert "table2" in capsys.readouterr().out
+
+
+def test_a_seed_given_to_a_config_with_runs_from_reads_the_named_configs_runs_at_that_seed(project):
+    _sharing_project(project)
+    out = project / "rep" / "imd" / "t2"
+    rec = R.reproduce_config(project / "configs" / "imd" / "t2.yaml", "smoke", out, seed=5)
+    assert not rec.error and rec.n_runs == 1
+    assert len(list((project / "rep" / "imd" / "t1" / "runs").glob("*.json"))) == 1
+    seeded = R.reproduce_config(project / "configs" / "imd" / "t1.yaml", "smoke", project / "rep" / "imd" / "t1",
+                                seed=5)
+    assert "1 already done" in seeded.run_summary  # t1 at seed 5 finds the runs t2 made
+    plain = R.reproduce_config(project / "configs" / "imd" / "t1.yaml", "smoke", project / "rep" / "imd" / "t1")
+    assert "0 already done" in plain.run_summary  # the file's own seed is other runs
 
 
 def test_runs_from_a_config_with_other_runs_is_an_error_naming_what_differs(project, capsys):
