@@ -65,6 +65,9 @@ def _add_scale_options(p: argparse.ArgumentParser) -> None:
                    help="root seed in place of the config's (other splits and hashed model seeds; the spread "
                         "of a table over seeds is its spread over random splits); default output directory "
                         "ends in -seed<N>")
+    p.add_argument("--datasets", type=_labels, default=None, metavar="LABEL[,LABEL...]",
+                   help="only these datasets of the config (its dataset labels); the runs are the whole "
+                        "config's runs, stored in its directory and reused by a later run of all of it")
 
 
 def _n_jobs(text: str) -> int:
@@ -85,6 +88,13 @@ def _seed(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
     return value
+
+
+def _labels(text: str) -> tuple[str, ...]:
+    labels = tuple(x.strip() for x in text.split(",") if x.strip())
+    if not labels:
+        raise argparse.ArgumentTypeError(f"expected comma-separated dataset labels, got {text!r}")
+    return labels
 
 
 def _seconds(text: str) -> float:
@@ -178,7 +188,11 @@ def _load(args):
             raise ConfigError(args.config, [f"--smoke contradicts --scale {scale}; give one of them"])
         scale = "smoke"
     config = load_config(resolve_config_path(args.config), scale=scale)
-    return config if getattr(args, "seed", None) is None else config.with_seed(args.seed)
+    if getattr(args, "seed", None) is not None:
+        config = config.with_seed(args.seed)
+    if getattr(args, "datasets", None) is not None:
+        config = config.with_datasets(args.datasets)
+    return config
 
 
 def _out_dir(args, config) -> Path:
@@ -358,6 +372,9 @@ def cmd_reproduce(args) -> int:
     if args.seed is not None and args.all:
         raise ConfigError("reproduce", ["--seed applies to one table (PAPER/TABLE); --all reproduces the "
                                         "published seeds"])
+    if args.datasets is not None and args.all:
+        raise ConfigError("reproduce", ["--datasets applies to one table (PAPER/TABLE); --all reproduces "
+                                        "every dataset"])
     if args.record and not args.all:
         raise ConfigError("reproduce", ["--record writes the report of --all; give --all"])
     if args.all:
@@ -387,7 +404,7 @@ def cmd_reproduce(args) -> int:
         out = _out_dir(args, config)
         rec = R.reproduce_config(path, scale, out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
                                  data_dir=data_dir, progress=False if args.quiet else None, plots=False,
-                                 run=not args.no_run, seed=args.seed)
+                                 run=not args.no_run, seed=args.seed, datasets=args.datasets)
         if rec.run_summary:
             print(rec.run_summary)
         if rec.error:

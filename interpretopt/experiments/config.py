@@ -477,6 +477,9 @@ class ExperimentConfig:
     path: str = "<string>"
     scale: str = "full"
     seed_overridden: bool = False  # set by :meth:`with_seed`: the root seed is not the file's
+    # set by :meth:`with_datasets`: the datasets of the whole config, which its runs are hashed with (so the
+    # runs of a selection are the whole config's runs, stored and reused as one)
+    hash_datasets: tuple[DatasetSpec, ...] | None = None
 
     @property
     def is_smoke(self) -> bool:
@@ -506,7 +509,8 @@ class ExperimentConfig:
             "smoke": self.is_smoke,
             **({"scale": self.scale} if self.scale == "reduced" else {}),
             "max_rows": self._scale_spec().max_rows if self.scale != "full" else None,
-            "datasets": {d.label: [d.name, _jsonable(d.options), d.max_rows] for d in self.datasets},
+            "datasets": {d.label: [d.name, _jsonable(d.options), d.max_rows]
+                         for d in (self.datasets if self.hash_datasets is None else self.hash_datasets)},
         }
 
     @property
@@ -541,6 +545,36 @@ class ExperimentConfig:
         kw.update(seed=seed, seed_overridden=True)
         return type(self)(**kw)
 
+    def with_datasets(self, labels) -> "ExperimentConfig":
+        """The config restricted to the datasets labelled ``labels`` (in the config's order), for
+        running part of a table, e.g. the cheap datasets at many seeds. The runs keep the whole
+        config's hash, seeds and keys: the runs of a selection are the same runs as the whole
+        table's (stored in the same directory, reused by a later run of the whole config, and
+        read by its tables); the other datasets' cells are simply not run.
+
+        Apply it after :meth:`with_scale` (a scale rewrites the datasets).
+
+        Raises
+        ------
+        ConfigError
+            ``labels`` is empty or names a dataset label the config does not have (the
+            message lists the valid labels).
+        """
+        if isinstance(labels, str):
+            labels = [labels]
+        labels = [str(x) for x in labels]
+        valid = [d.label for d in self.datasets]
+        unknown = [x for x in labels if x not in valid]
+        if not labels or unknown:
+            what = f"unknown dataset label(s) {', '.join(map(repr, unknown))}" if unknown else "no dataset label given"
+            raise ConfigError(self.path, [f"{what}; valid labels: {', '.join(valid)}"])
+        if set(labels) == set(valid):
+            return self
+        kw = {f.name: getattr(self, f.name) for f in fields(self)}
+        kw.update(datasets=tuple(d for d in self.datasets if d.label in labels),
+                  hash_datasets=self.datasets if self.hash_datasets is None else self.hash_datasets)
+        return type(self)(**kw)
+
     def with_smoke(self) -> "ExperimentConfig":
         """The config with its ``smoke`` overrides applied (one repetition, small data, small grids)."""
         return self.with_scale("smoke")
@@ -562,6 +596,9 @@ class ExperimentConfig:
             raise ConfigError(self.path, [f"unknown scale {scale!r}; valid scales: {', '.join(SCALES)}"])
         if scale == self.scale:
             return self
+        if self.hash_datasets is not None:
+            raise ConfigError(self.path, ["the config is a selection of its datasets; choose the scale first, "
+                                          "then the datasets"])
         if self.scale != "full":
             raise ConfigError(self.path, [f"the config is already at scale {self.scale!r}; "
                                           f"load it again to get scale {scale!r}"])

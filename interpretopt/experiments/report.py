@@ -230,7 +230,10 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                 elif ds is not None and held[ds] is not None:
                     rec["status"], rec["reason"] = "no_data", held[ds]
                 elif ds is not None and ds not in at_scale:
-                    rec["reason"] = f"{ds} is not among the {config.scale} scale's datasets"
+                    rec["reason"] = (f"{ds} is not among the datasets selected (--datasets)"
+                                     if config.hash_datasets is not None
+                                     and ds in {d.label for d in config.hash_datasets}
+                                     else f"{ds} is not among the {config.scale} scale's datasets")
                 elif ds is None and any(v is not None for v in held.values()):
                     rec["status"] = "no_data"
                     rec["reason"] = "; ".join(v for v in held.values() if v is not None)
@@ -343,11 +346,13 @@ class ConfigRecord:
 def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.PathLike, *, paper: str = "",
                      run: bool = True, n_jobs: int = 1, scheduler: str | None = None, force: bool = False,
                      data_dir: str | None = None, progress: bool | None = False, plots: bool = True,
-                     seed: int | None = None) -> ConfigRecord:
+                     seed: int | None = None, datasets=None) -> ConfigRecord:
     """Run one config at ``scale`` into ``out_dir`` (resumable), then make its tables, cells and figures.
 
     ``seed`` replaces the config's root seed (:meth:`ExperimentConfig.with_seed`): the same
     protocol on other random splits, to measure the spread of the cells over splits.
+    ``datasets`` (dataset labels) runs only those datasets (:meth:`ExperimentConfig.with_datasets`):
+    the same runs as the whole table's, the other datasets' cells not run.
 
     A config that fails to load or run is recorded with ``error`` and every one of its
     published cells as ``not_run``; nothing is raised, so one table does not stop a report.
@@ -363,6 +368,8 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
         config = published.with_scale(scale)
         if seed is not None:
             config = config.with_seed(seed)
+        if datasets is not None:
+            config = config.with_datasets(datasets)
     except InterpretoptError as e:
         empty = pd.DataFrame(columns=list(CELL_COLUMNS))
         return ConfigRecord(paper, str(path), None, out, empty, error=f"config does not load: {e}")  # type: ignore[arg-type]

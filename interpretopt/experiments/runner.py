@@ -614,6 +614,8 @@ def runs_source(config: ExperimentConfig, out_dir: str | os.PathLike | None = No
     src = load_config(path, scale=config.scale)
     if config.seed_overridden:  # `--seed`: the runs of the named config at the same root seed
         src = src.with_seed(config.seed)
+    if config.hash_datasets is not None:  # `--datasets`: the same selection of the named config's runs
+        src = src.with_datasets([d.label for d in config.datasets])
     if src.runs_from is not None:
         raise ConfigError(config.path, [f"runs_from: {path.name} itself reads the runs of {src.runs_from!r}; "
                                         "name the config that holds the runs"])

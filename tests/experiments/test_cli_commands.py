@@ -6,6 +6,7 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from interpretopt.experiments.cli_commands import resolve_config_path
@@ -148,6 +149,42 @@ def test_seed_option_runs_other_splits_into_their_own_directory(project, capsys)
     assert _cli("reproduce", "demo/table1", "--seed", "7", "--no-run", "--quiet",
                 "--out", project / "results" / "demo_table1-seed7") == 0
     assert "| breast_cancer |" in capsys.readouterr().out
+
+
+def test_datasets_option_runs_part_of_a_table_as_the_whole_tables_runs(project, capsys):
+    (project / "configs" / "demo" / "two.yaml").write_text(textwrap.dedent("""
+        name: demo_two
+        method: dummy_tree
+        params: {max_depth: [1]}
+        datasets: [breast_cancer, circle]
+        repetitions: 2
+        preset: highs_fast
+        tables:
+          - name: acc
+            metric: accuracy
+            columns: [max_depth]
+            reference:
+              source: "Demo et al. (2020), Table 2"
+              values: {breast_cancer: {"1": 0.9}, circle: {"1": 0.6}}
+    """))
+    assert _cli("run", "demo/two", "--datasets", "circle", "--quiet") == 0
+    assert "2 runs: 0 already done, 2 ok" in capsys.readouterr().out
+    assert _cli("table", "demo/two", "--datasets", "circle") == 0
+    out = capsys.readouterr().out
+    assert "| circle |" in out and "breast_cancer" not in out
+    assert _cli("reproduce", "demo/two", "--datasets", "circle", "--no-run", "--quiet",
+                "--out", project / "results" / "demo_two") == 0
+    cells = pd.read_csv(project / "results" / "demo_two" / "cells.csv").set_index("row")
+    assert cells.loc["circle", "status"] == "compared"
+    assert cells.loc["breast_cancer", "reason"] == "breast_cancer is not among the datasets selected (--datasets)"
+    capsys.readouterr()
+    assert _cli("run", "demo/two", "--quiet") == 0  # the whole table reuses the selection's runs
+    assert "4 runs: 2 already done, 2 ok" in capsys.readouterr().out
+    assert set(read_results(project / "results" / "demo_two")["dataset"]) == {"breast_cancer", "circle"}
+    assert _cli("run", "demo/two", "--datasets", "adult", "--quiet") == 2
+    assert "unknown dataset label(s) 'adult'; valid labels: breast_cancer, circle" in capsys.readouterr().err
+    assert _cli("reproduce", "--all", "--datasets", "circle", "--quiet") == 2
+    assert "--datasets applies to one table" in capsys.readouterr().err
 
 
 def test_seed_option_rejects_bad_values_and_all(project, capsys):

@@ -373,3 +373,21 @@ def test_wins_and_pct_change_rows_and_published_summary_cells():
     comp = tr.comparison.set_index(["row", "column"])
     assert comp.loc[("# imd greater", "dt"), "ours"] == 3 and comp.loc[("mean rank", "imd"), "ours"] == 2.0
     assert comp.loc[("% change from imd", "sep"), "ours"] == pytest.approx(round(want, 2))
+
+
+def test_with_datasets_keeps_the_whole_configs_hash_and_lists_valid_labels():
+    cfg = parse_config({"name": "sel", "method": "dummy_tree", "params": {"max_depth": [1]},
+                        "datasets": ["breast_cancer", "circle", "waveform21"], "repetitions": 2})
+    sel = cfg.with_datasets(["waveform21", "breast_cancer"])
+    assert [d.label for d in sel.datasets] == ["breast_cancer", "waveform21"]  # the config's order
+    assert sel.config_hash == cfg.config_hash  # the same runs as the whole table's
+    assert sel.with_seed(3).config_hash == cfg.with_seed(3).config_hash
+    assert sel.with_seed(3).config_hash != sel.config_hash
+    assert cfg.with_datasets(["circle", "breast_cancer", "waveform21"]) is cfg
+    with pytest.raises(ConfigError, match="unknown dataset label.*'adult'.*valid labels: breast_cancer, circle, "
+                                          "waveform21"):
+        cfg.with_datasets(["adult"])
+    with pytest.raises(ConfigError, match="no dataset label given"):
+        cfg.with_datasets([])
+    with pytest.raises(ConfigError, match="choose the scale first"):
+        sel.with_scale("smoke")
