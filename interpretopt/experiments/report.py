@@ -198,6 +198,8 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
     published = config if published is None else published
     held = _held_datasets(published, data_dir) if held is None else held
     at_scale = {d.label for d in config.datasets}
+    # datasets of the scale that `--datasets` left out (not run, by choice), told apart from the scale's own cut
+    deselected = set() if config.hash_datasets is None else {d.label for d in config.hash_datasets} - at_scale
     recs = []
     for spec in config.tables:
         ref = spec.reference
@@ -230,9 +232,7 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                 elif ds is not None and held[ds] is not None:
                     rec["status"], rec["reason"] = "no_data", held[ds]
                 elif ds is not None and ds not in at_scale:
-                    rec["reason"] = (f"{ds} is not among the datasets selected (--datasets)"
-                                     if config.hash_datasets is not None
-                                     and ds in {d.label for d in config.hash_datasets}
+                    rec["reason"] = (f"{ds} is not among the datasets selected (--datasets)" if ds in deselected
                                      else f"{ds} is not among the {config.scale} scale's datasets")
                 elif ds is None and any(v is not None for v in held.values()):
                     rec["status"] = "no_data"
