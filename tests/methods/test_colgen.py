@@ -449,3 +449,15 @@ def test_beam_then_milp_proves_what_the_beam_alone_cannot():
     assert res.proven and res.stop_reason == "proven_optimal"
     assert any(h.get("pricing") == "beam+milp" for h in res.history)
     assert res.lower_bound == pytest.approx(full_lp(X, y, spec, 3), rel=res.tol)
+
+
+def test_integer_master_highs_options_are_defaults_the_users_settings_override():
+    from interpretopt.methods._colgen import _master_mip_settings
+    from interpretopt.solvers import SolveSettings
+
+    assert _master_mip_settings(SolveSettings(), "highs").options["highs"]["mip_heuristic_run_rins"] is False
+    flat = _master_mip_settings(SolveSettings(options={"mip_heuristic_run_rins": True}), "highs").options
+    assert flat["mip_heuristic_run_rins"] is True and "mip_heuristic_run_rins" not in flat["highs"]
+    scoped = _master_mip_settings(SolveSettings(options={"highs": {"mip_heuristic_run_rens": True}}), "highs")
+    assert scoped.options["highs"]["mip_heuristic_run_rens"] is True
+    assert _master_mip_settings(SolveSettings(), "cbc").options == {}
