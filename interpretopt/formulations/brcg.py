@@ -128,6 +128,7 @@ __all__ = [
     "MasterSpec",
     "MasterSolution",
     "aggregate_samples",
+    "dominated_columns",
     "build_master",
     "extract_master",
     "master_lp",
@@ -263,6 +264,46 @@ def aggregate_samples(cover, y, sample_weight=None):
     _, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
     weight = np.bincount(inverse.reshape(-1), weights=sw, minlength=first.size)
     return cov[first], yb[first].astype(np.int8), weight.astype(float)
+
+
+def dominated_columns(cover, y, n_literals, *, grounded=None, sample_weight=None) -> np.ndarray:
+    """For each column, a kept column that dominates it in the integer master, or -1 if it is kept.
+
+    Column ``k2`` dominates column ``k`` (``k`` not a grounding column) when, over the rows
+    of positive weight, ``k2`` covers every positive row ``k`` covers and no negative row
+    ``k`` does not, and ``|k2| <= |k|``. Swapping ``k`` for ``k2`` in a selection (or dropping
+    ``k`` when both are selected) then loses no positive coverage, covers no more negatives,
+    pays no more penalty ``p_k`` and uses no more complexity ``c_k`` in row (3) (both grow
+    with ``|k|``), so the integer master over the kept columns has the same optimum value.
+    Ties (equal coverage and size) keep a grounding column, then the lowest index. The
+    relation is a strict partial order, so every removed column has a kept (maximal)
+    dominator, which is the one returned. Grounding columns are always kept: their
+    penalty term ``g (1 - w_u)`` is not comparable.
+    """
+    yb, cov, n_lit, ground, sw = _columns_data(cover, y, n_literals, grounded, sample_weight)
+    K = cov.shape[1]
+    out = np.full(K, -1, dtype=np.int64)
+    if K < 2:
+        return out
+    live = sw > 0
+    C = cov[live].astype(np.float32).toarray()
+    pos = yb[live]
+    P, Z = C[pos], C[~pos]
+    # extra[k, k2] > 0: k covers a positive row k2 does not, or k2 covers a negative row k does not
+    extra = P.T @ (1.0 - P) + (1.0 - Z).T @ Z
+    none = extra < 0.5
+    weak = none & (n_lit[None, :] <= n_lit[:, None])  # weak[k, k2]: k2 weakly dominates k
+    equal = none & none.T & (n_lit[None, :] == n_lit[:, None])
+    idx = np.arange(K)
+    tie = np.where(ground[None, :] != ground[:, None], ground[None, :], idx[None, :] < idx[:, None])
+    beats = weak & (~equal | tie)
+    np.fill_diagonal(beats, False)
+    beats[ground, :] = False
+    removed = beats.any(axis=1)
+    kept = ~removed
+    for k in np.flatnonzero(removed):
+        out[k] = int(np.flatnonzero(beats[k] & kept)[0])
+    return out
 
 
 def _columns_data(cover, y, n_literals, grounded, sample_weight):

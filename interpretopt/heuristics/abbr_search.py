@@ -233,17 +233,11 @@ def _pair_products(B: np.ndarray, rf: np.ndarray) -> tuple[np.ndarray, np.ndarra
     The products are small (J x J) and memory-bound; BLAS is held to one thread, which is faster
     than several threads competing on a busy machine and no slower on a quiet one at this size.
     """
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
-        threadpool_limits = None
+    from interpretopt._threads import single_blas_thread
+
     Bf = B.astype(np.float32)
     Bd = B.astype(np.float64)
-    if threadpool_limits is not None:
-        with threadpool_limits(limits=1, user_api="blas"):
-            C = Bf @ Bf.T
-            S = (Bd * rf) @ Bd.T
-    else:  # pragma: no cover
+    with single_blas_thread():
         C = Bf @ Bf.T
         S = (Bd * rf) @ Bd.T
     return C.round().astype(np.int64), S

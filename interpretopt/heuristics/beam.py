@@ -22,8 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
+from interpretopt._threads import single_blas_thread
 from interpretopt.exceptions import InputError
 
 __all__ = ["BeamPricer", "BeamResult", "beam_search"]
@@ -96,7 +96,7 @@ class BeamPricer:
         lb_weight : float
             Children are ranked for the next beam by ``(1 - lb_weight) * value + lb_weight * bound``.
         """
-        with threadpool_limits(limits=1, user_api="blas"):
+        with single_blas_thread():
             return self._search(r, a, b, max_literals=max_literals, width=width, max_columns=max_columns,
                                 exclude=exclude, tol=tol, lb_weight=lb_weight)
 

@@ -80,8 +80,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
+from interpretopt._threads import single_blas_thread
 from interpretopt.exceptions import InputError
 
 __all__ = ["ClauseSearchResult", "ClauseBranchAndBound"]
@@ -182,7 +182,7 @@ class ClauseBranchAndBound:
             raise InputError(f"max_literals and max_columns must be >= 1, got {max_literals}, {max_columns}")
         if b < 0:
             raise InputError(f"the per-literal term b must be >= 0, got {b}")
-        with threadpool_limits(limits=1, user_api="blas"):
+        with single_blas_thread():
             return self._search(r, float(a), float(b), int(max_literals), int(max_columns),
                                 {tuple(sorted(int(j) for j in c)) for c in exclude}, float(cutoff),
                                 node_limit, time_limit, clock or time.perf_counter)

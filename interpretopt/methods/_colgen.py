@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from interpretopt._threads import on_one_blas_thread
 from interpretopt.exceptions import InputError, SolverError
 from interpretopt.formulations import brcg as F
 from interpretopt.heuristics.beam import BeamPricer
@@ -465,7 +466,11 @@ def _master_mip_settings(settings, solver: str):
 
 
 class IntegerMaster:
-    """The integer master (``w`` binary) over given clauses; rows with equal label and coverage merged."""
+    """The integer master (``w`` binary) over given clauses; dominated columns dropped, rows with equal
+    label and coverage merged."""
+
+    #: above this many columns the K x K dominance test (F.dominated_columns) is skipped
+    max_dominance_columns = 4000
 
     def __init__(self, y: np.ndarray, weight: np.ndarray, spec: F.MasterSpec, *, solver: str = "highs",
                  settings=None) -> None:
@@ -496,9 +501,19 @@ class IntegerMaster:
         best_obj = exact(best_sel)
         res = None
         if K:
-            res = self._solve_ip(cover, n_lit, g_idx, start, time_limit)
+            # dominated columns leave the optimum value unchanged (F.dominated_columns): drop them,
+            # moving the start's selected ones to their dominators
+            dom = F.dominated_columns(cover, y, n_lit, grounded=grounded, sample_weight=self.weight) \
+                if K <= self.max_dominance_columns else np.full(K, -1)
+            keep = np.flatnonzero(dom < 0)
+            start_k = None
+            if start is not None:
+                moved = start.copy()
+                moved[dom[(dom >= 0) & (start > 0.5)]] = 1.0
+                start_k = moved[keep]
+            res = self._solve_ip(cover[:, keep], n_lit[keep], np.flatnonzero(grounded[keep]), start_k, time_limit)
             if res is not None and res[0] is not None:
-                sel = res[0]
+                sel = keep[res[0]]
                 obj = exact(sel)
                 if obj <= best_obj + 1e-12:
                     best_sel, best_obj, best_src = sel, obj, "solver"
@@ -589,6 +604,7 @@ def relative_gap(objective: float, bound: float) -> float:
     return diff / max(abs(objective), 1e-12)
 
 
+@on_one_blas_thread
 def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, pricing: str = "beam",
                       beam_width: int = 5, columns_per_iter: int = 10, max_iter: int = 100,
                       time_limit: float | None = None, milp_time_limit: float = 10.0,

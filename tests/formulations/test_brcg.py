@@ -101,6 +101,42 @@ def test_integer_master_matches_brute_force(spec, seed):
     assert F.extract_master(lp_model).objective <= ip + 1e-9
 
 
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), which=st.sampled_from([0, 1, 2]), grounded_k=st.integers(-1, 9))
+def test_dominated_columns_leave_the_integer_optimum_unchanged(seed, which, grounded_k):
+    spec = SPECS[which]
+    X, y = tiny(seed, n=8, J=4)
+    clauses = all_clauses(4, 2)[:10]
+    cov = cover_of(X, clauses)
+    nl = np.array([len(c) for c in clauses])
+    grounded = np.zeros(len(clauses), bool)
+    if grounded_k >= 0:
+        grounded[grounded_k] = True
+        spec = F.MasterSpec(**{**spec.__dict__, "c_u": 0.05})
+    dom = F.dominated_columns(cov, y, nl, grounded=grounded)
+    keep = np.flatnonzero(dom < 0)
+    assert grounded[dom >= 0].sum() == 0  # grounding columns are never dropped
+    yb = y.astype(bool)
+    for k in np.flatnonzero(dom >= 0):
+        k2 = dom[k]
+        assert k2 in keep and nl[k2] <= nl[k]
+        assert not (cov[yb, k] & ~cov[yb, k2]).any() and not (cov[~yb, k2] & ~cov[~yb, k]).any()
+    g_all = np.flatnonzero(grounded)
+    full = brute_force_master(X, y, clauses, spec, grounding=g_all)
+    kept = brute_force_master(X, y, [clauses[k] for k in keep], spec,
+                              grounding=np.flatnonzero(grounded[keep]))
+    assert kept == pytest.approx(full, abs=1e-9)
+
+
+def test_dominated_columns_on_equal_columns_keep_the_first_or_the_grounding_one():
+    cov = np.array([[1, 1, 1], [0, 0, 0], [1, 1, 0]], bool)  # columns 0 and 1 equal, 2 covers less
+    y = np.array([1, 0, 1])
+    assert F.dominated_columns(cov, y, [1, 1, 1]).tolist() == [-1, 0, 0]
+    assert F.dominated_columns(cov, y, [1, 1, 1], grounded=[False, True, False]).tolist() == [1, -1, 1]
+    # a longer clause never dominates a shorter one
+    assert F.dominated_columns(cov, y, [2, 2, 1]).tolist() == [-1, 0, -1]
+
+
 def test_grounding_penalty_in_objective():
     X, y = tiny(3)
     clauses = all_clauses(4, 2)
