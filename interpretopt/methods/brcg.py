@@ -105,6 +105,8 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         the MILP (several columns per call, a valid bound even when its limit stops it).
     beam_width : int, default 5
     columns_per_iter : int, default 10
+        Most columns a beam round adds; the exact branch and bound adds up to three times as
+        many per call.
     max_iter : int, default 100
     time_limit : float or None
         Wall-clock limit (seconds, > 0) of the column-generation loop. At the limit the
