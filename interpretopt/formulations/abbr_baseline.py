@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from interpretopt._rows import unique_rows_index
 from interpretopt.exceptions import InputError
 
 __all__ = ["BaselineData", "seed_literals", "prepare", "build", "extract"]
@@ -110,7 +111,7 @@ def _unique_rows(V: np.ndarray):
     if V.shape[0] == 0:
         return V, np.zeros(0, dtype=np.int64)
     packed = np.packbits(V, axis=1)
-    _, first, inv = np.unique(packed, axis=0, return_index=True, return_inverse=True)
+    first, inv = unique_rows_index(packed, return_inverse=True)
     return V[first], np.bincount(inv.ravel()).astype(np.int64)
 
 

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from interpretopt._rows import unique_rows_index
 from interpretopt.exceptions import InputError
 
 __all__ = ["CertifyData", "CertifySolution", "patterns", "build", "extract", "start"]
@@ -93,7 +94,7 @@ def patterns(rule_covers: np.ndarray, ranks: np.ndarray, s: float, M: int) -> Ce
         raise InputError(f"target support s must be in (0, 1), got {s}")
     r = np.asarray(ranks, dtype=np.float64)
     packed = np.packbits(C, axis=1)
-    _, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
+    first, inverse = unique_rows_index(packed, return_inverse=True)
     inverse = inverse.ravel()
     count = np.bincount(inverse)
     rank_sum = np.bincount(inverse, weights=r)

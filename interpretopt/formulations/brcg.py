@@ -120,6 +120,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from interpretopt._rows import unique_rows_index
 from interpretopt._lp import ColumnBlock, LinearProgram, RowBlock
 from interpretopt._validation import check_in_range
 from interpretopt.exceptions import InputError
@@ -261,7 +262,7 @@ def aggregate_samples(cover, y, sample_weight=None):
     sw = _weights(sample_weight, yb.shape[0])
     key = np.concatenate([yb[:, None], cov], axis=1)
     packed = np.packbits(key, axis=1)
-    _, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
+    first, inverse = unique_rows_index(packed, return_inverse=True)
     weight = np.bincount(inverse.reshape(-1), weights=sw, minlength=first.size)
     return cov[first], yb[first].astype(np.int8), weight.astype(float)
 
@@ -505,7 +506,7 @@ def unique_rows(X_bin, y, sample_weight=None):
         raise InputError(f"X_bin must be 2-D with one row per label, got shape {X.shape} for {yb.shape[0]} labels")
     sw = _weights(sample_weight, yb.shape[0])
     key = np.packbits(np.concatenate([yb[:, None], X], axis=1), axis=1)
-    _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
+    first, inverse = unique_rows_index(key, return_inverse=True)
     inverse = inverse.reshape(-1)
     weight = np.bincount(inverse, weights=sw, minlength=first.size)
     return X[first], yb[first].astype(np.int8), weight, inverse

@@ -81,6 +81,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from interpretopt._rows import unique_rows_index
 from interpretopt._threads import single_blas_thread
 from interpretopt.exceptions import InputError
 
@@ -349,7 +350,7 @@ class ClauseBranchAndBound:
             if cand.size > 1:
                 # literals equal on this node's rows give equal children; the first one's
                 # subtree contains every other one's (module docstring): keep the first
-                _, first = np.unique(np.packbits(Xn[:, cand], axis=0).T, axis=0, return_index=True)
+                first = unique_rows_index(np.packbits(Xn[:, cand], axis=0).T)
                 cand = cand[np.sort(first)]
             if cand.size == 0:
                 continue
