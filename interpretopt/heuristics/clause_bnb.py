@@ -189,18 +189,39 @@ class ClauseBranchAndBound:
                                 node_limit, time_limit, clock or time.perf_counter)
 
     @staticmethod
-    def _exclusion_bound(X: np.ndarray, neg: np.ndarray, rows: np.ndarray, start: int, covered_neg_part: np.ndarray,
-                         base: float, r: np.ndarray) -> float:
-        """``base + min_theta [theta + s({z : loss_z > theta})]`` over the node's negative rows."""
+    def _exclusion_bound(X: np.ndarray, XF: np.ndarray, neg: np.ndarray, rows: np.ndarray, start: int, covered_neg_part: np.ndarray,
+                         base: float, r: np.ndarray, dense_work: int = 200_000) -> float:
+        """``base + min_theta [theta + s({z : loss_z > theta})]`` over the node's negative rows (``X`` the
+        rows as a bool array, ``XF`` the same in column-major order)."""
         zr = rows[neg[rows]]
         if zr.size == 0:
             return base
         # positive mass lost by each allowed literal: mu(C & P) - mu(C & P & X_j)
         loss_lit = np.maximum(float(-np.minimum(r[rows], 0.0).sum()) + covered_neg_part, 0.0)
-        Xz = X[zr, start:]
-        loss_z = np.where(Xz, np.inf, loss_lit[None, :]).min(axis=1) if Xz.shape[1] else np.full(zr.size, np.inf)
+        # loss_z: the least loss of an allowed literal false on z
+        if zr.size * loss_lit.size <= dense_work:
+            # a small node: one masked minimum over its negative rows x allowed literals
+            loss_z = np.where(X[zr, start:], np.inf, loss_lit[None, :]).min(axis=1) if loss_lit.size \
+                else np.full(zr.size, np.inf)
+            return ClauseBranchAndBound._exclusion_value(loss_z, r[zr], base)
+        # a large node: literals in increasing loss, each settling the unsettled rows it is false
+        # on (a literal and its negation settle every row, so few literals are usually needed)
+        loss_z = np.full(zr.size, np.inf)
+        unset = np.arange(zr.size)
+        for j_rel in np.argsort(loss_lit, kind="stable"):
+            true_on = XF[zr[unset], start + j_rel]
+            if not true_on.all():
+                loss_z[unset[~true_on]] = loss_lit[j_rel]
+                unset = unset[true_on]
+                if unset.size == 0:
+                    break
+        return ClauseBranchAndBound._exclusion_value(loss_z, r[zr], base)
+
+    @staticmethod
+    def _exclusion_value(loss_z: np.ndarray, s_z: np.ndarray, base: float) -> float:
+        """``base + min_theta [theta + s({z : loss_z > theta})]``."""
         order = np.argsort(loss_z, kind="stable")
-        ls, ss = loss_z[order], r[zr][order]
+        ls, ss = loss_z[order], s_z[order]
         total = float(ss.sum())
         tail = total - np.cumsum(ss)
         fin = np.isfinite(ls)
@@ -279,6 +300,7 @@ class ClauseBranchAndBound:
         X, r, neg = self.X[rel], r_all[rel], self.neg[rel]
         m = rel.size
         Xf = np.asfortranarray(X, dtype=np.float64)
+        XF = np.asfortranarray(X)
         rneg = np.minimum(r, 0.0)
         negf = neg.astype(np.float64)
         W = np.stack([r, rneg, negf])  # (3, m): value, optimistic part, negative count
@@ -322,9 +344,16 @@ class ClauseBranchAndBound:
             if start >= self.J:
                 continue
             Xn = X[rows, start:]
-            P = W @ Xf[:, start:] if rows.size == m else W[:, rows] @ Xn.astype(np.float64)
+            if 3 * rows.size >= m:
+                # a large node: one product over every row (W zero outside the node) reads the
+                # float matrix once, where gathering the node's rows would copy most of it first
+                Wn = np.zeros_like(W)
+                Wn[:, rows] = W[:, rows]
+                P = Wn @ Xf[:, start:]
+            else:
+                P = W[:, rows] @ Xf[rows, start:]
             # the exclusion bound on every strict extension of this node (module docstring)
-            node_lb = max(lb, self._exclusion_bound(X, neg, rows, start, P[1], a + b * depth + float(rneg[rows].sum()),
+            node_lb = max(lb, self._exclusion_bound(X, XF, neg, rows, start, P[1], a + b * depth + float(rneg[rows].sum()),
                                                     r))
             if node_lb >= T:
                 continue
