@@ -16,7 +16,10 @@ says what it *found* and what it *proved*:
   into a lower bound on the LP over *all* clauses (eqs. (B1)-(B4)); the best bound over
   the iterations is kept;
 * :class:`IntegerMaster` -- the integer program over the columns the last LP saw, with a
-  start from the LP solution and an exact objective recomputed from the selection.
+  start from the LP solution and an exact objective recomputed from the selection; columns
+  another column dominates (:func:`~interpretopt.formulations.brcg.dominated_columns`:
+  covers no more negatives, no fewer positives, no more literals) are left out, which keeps
+  its optimum value (breast cancer: 119 of 201 columns, HiGHS 0.42 -> 0.18 s).
 
 Stop reasons: ``proven_optimal`` (the Lagrangian bound is within ``tol`` of the restricted
 LP: the LP over all clauses is solved), ``heuristic_pricing_exhausted`` (the beam found no
@@ -685,7 +688,7 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     S = _solvers()
     settings = settings if settings is not None else S.SolveSettings()
 
-    X_full = np.asarray(X_bin).astype(bool)
+    X_full = np.asarray(X_bin, dtype=bool)  # no copy when the estimator passes bool
     y_full = np.asarray(y).astype(np.int8)
     n, J = X_full.shape
     X, yu, wu, inverse = F.unique_rows(X_full, y_full, sample_weight=sample_weight)
