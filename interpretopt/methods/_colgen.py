@@ -476,8 +476,9 @@ class IntegerMaster:
     """The integer master (``w`` binary) over given clauses; dominated columns dropped, rows with equal
     label and coverage merged."""
 
-    #: above this many columns the K x K dominance test (F.dominated_columns) is skipped
-    max_dominance_columns = 4000
+    #: the dominance test (F.dominated_columns) is skipped above this many K x K x rows multiply-adds
+    #: (2e9: about half a second on one BLAS thread)
+    max_dominance_work = 2e9
 
     def __init__(self, y: np.ndarray, weight: np.ndarray, spec: F.MasterSpec, *, solver: str = "highs",
                  settings=None) -> None:
@@ -510,8 +511,10 @@ class IntegerMaster:
         if K:
             # dominated columns leave the optimum value unchanged (F.dominated_columns): drop them,
             # moving the start's selected ones to their dominators
-            dom = F.dominated_columns(cover, y, n_lit, grounded=grounded, sample_weight=self.weight) \
-                if K <= self.max_dominance_columns else np.full(K, -1)
+            # (on rows merged by label and coverage; skipped when its K x K x rows products are too big)
+            cov_a, y_a, w_a = F.aggregate_samples(cover, y, sample_weight=self.weight)
+            dom = F.dominated_columns(cov_a, y_a, n_lit, grounded=grounded, sample_weight=w_a) \
+                if float(K) * K * cov_a.shape[0] <= self.max_dominance_work else np.full(K, -1)
             keep = np.flatnonzero(dom < 0)
             start_k = None
             if start is not None:
