@@ -461,3 +461,27 @@ def test_integer_master_highs_options_are_defaults_the_users_settings_override()
     scoped = _master_mip_settings(SolveSettings(options={"highs": {"mip_heuristic_run_rens": True}}), "highs")
     assert scoped.options["highs"]["mip_heuristic_run_rens"] is True
     assert _master_mip_settings(SolveSettings(), "cbc").options == {}
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), light=st.booleans(), grounded_k=st.integers(-1, 9))
+def test_integer_master_without_dominated_columns_reaches_the_brute_force_optimum(seed, light, grounded_k):
+    X, y = tiny(seed, n=10, J=4)
+    clauses = all_clauses(4, 2)[:10]
+    cov = cover_of(X, clauses)
+    nl = np.array([len(c) for c in clauses], dtype=float)
+    grounded = np.zeros(len(clauses), bool)
+    c_u = 0.0
+    if grounded_k >= 0:
+        grounded[grounded_k], c_u = True, 0.05
+    spec = (F.MasterSpec(form="light", lambda0=0.02, lambda1=0.01, c_u=c_u, n_samples=10) if light
+            else F.MasterSpec(form="constraint", C=4, c_u=c_u, n_samples=10))
+    truth = brute_force_master(X, y, clauses, spec, grounding=np.flatnonzero(grounded))
+    w_lp = np.random.default_rng(seed).random(len(clauses))  # any start: it is only a start
+    for work in (CG.IntegerMaster.max_dominance_work, 0.0):
+        im = CG.IntegerMaster(y.astype(np.int8), np.ones(len(y)), spec)
+        im.max_dominance_work = work
+        sol = im.solve(cov, nl, grounded, w_lp, None)
+        assert sol.objective == pytest.approx(truth, abs=1e-9)
+        assert F.master_objective(sol.selected, cov, y, nl, spec, grounding=np.flatnonzero(grounded)) == \
+            pytest.approx(sol.objective, abs=1e-12)
