@@ -510,8 +510,9 @@ class IntegerMaster:
         res = None
         if K:
             # dominated columns leave the optimum value unchanged (F.dominated_columns): drop them,
-            # moving the start's selected ones to their dominators
-            # (on rows merged by label and coverage; skipped when its K x K x rows products are too big)
+            # moving the start's selected ones to their dominators. The test runs on rows merged
+            # by label and coverage (skipped when its K x K x rows products are too big), and the
+            # integer program is built from the same merged rows
             cov_a, y_a, w_a = F.aggregate_samples(cover, y, sample_weight=self.weight)
             dom = F.dominated_columns(cov_a, y_a, n_lit, grounded=grounded, sample_weight=w_a) \
                 if float(K) * K * cov_a.shape[0] <= self.max_dominance_work else np.full(K, -1)
@@ -521,7 +522,8 @@ class IntegerMaster:
                 moved = start.copy()
                 moved[dom[(dom >= 0) & (start > 0.5)]] = 1.0
                 start_k = moved[keep]
-            res = self._solve_ip(cover[:, keep], n_lit[keep], np.flatnonzero(grounded[keep]), start_k, time_limit)
+            res = self._solve_ip(cov_a[:, keep], y_a, w_a, n_lit[keep], np.flatnonzero(grounded[keep]), start_k,
+                                 time_limit)
             if res is not None and res[0] is not None:
                 sel = keep[res[0]]
                 obj = exact(sel)
@@ -531,10 +533,12 @@ class IntegerMaster:
         return IntegerSolution(selected=np.asarray(best_sel, dtype=int), objective=float(best_obj), result=res,
                                source=best_src)
 
-    def _solve_ip(self, cover, n_lit, g_idx, start, time_limit):
+    def _solve_ip(self, cover, y, weight, n_lit, g_idx, start, time_limit):
+        """The integer program over ``cover``'s columns; its rows (label ``y``, weight ``weight``) are
+        merged again by coverage over these columns."""
         spec = self.spec
         S = _solvers()
-        cov_u, y_u, wt_u = F.aggregate_samples(cover, self.y, sample_weight=self.weight)
+        cov_u, y_u, wt_u = F.aggregate_samples(cover, y, sample_weight=weight)
         pos_u = y_u.astype(bool)
         nPu = int(pos_u.sum())
         settings = _settings(time_limit, self.settings)
