@@ -14,6 +14,8 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interpretopt.experiments import runner as R
 from interpretopt.experiments.config import parse_config
@@ -510,9 +512,62 @@ def test_dask_local_cluster(tmp_path):
     pd.testing.assert_frame_equal(a[METRIC_COLS], b[METRIC_COLS])
 
 
+def test_dask_runs_keep_their_own_joblib_calls_in_the_worker(tmp_path):
+    """Regression: joblib's Dask backend travelled with the runs, so a random forest inside a run sent
+    each of its trees to the cluster as a task (5-25 x the CPU of a local run)."""
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
+    c = parse_config({"name": "w", "method": "worker", "params": {"k": [0, 1]}, "datasets": ["breast_cancer"],
+                      "repetitions": 2})
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        rep = run_experiment(c, out_dir=tmp_path, scheduler=cluster.scheduler_address, progress=False)
+    df = read_results(tmp_path)
+    assert rep.n_ok == 4 and set(df.nested_backend) == {"SequentialBackend"}
+
+
 def test_progress_bar_reports_counts(tmp_path, capsys):
     c = parse_config({"name": "pb", "method": "fail", "params": {"fail_reps": [[0]]}, "datasets": ["breast_cancer"],
                       "repetitions": 2})
     run_experiment(c, out_dir=tmp_path, progress=True)
     err = capsys.readouterr().err
     assert "2/2" in err and "failed=1" in err and "ok=1" in err
+
+
+# ----------------------------------------------------------------------------- work units
+
+
+def _grid_runs(reps=3, params=4, datasets=("breast_cancer", "pima")):
+    c = parse_config({"name": "u", "method": "noop", "params": {"k": list(range(params))}, "datasets": list(datasets),
+                      "repetitions": reps}, check_names=False)
+    return plan_runs(c)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 5), st.integers(1, 6), st.lists(st.booleans(), min_size=40, max_size=40))
+def test_work_units_partition_the_runs_by_group_in_plan_order(reps, params, workers, keep):
+    runs = [r for r, k in zip(_grid_runs(reps, params), keep * 2) if k]
+    units = R.work_units(runs, workers)
+    flat = [r.key for u in units for r in u]
+    assert sorted(flat) == sorted(r.key for r in runs) and len(flat) == len(set(flat))  # a partition
+    order = {r.key: i for i, r in enumerate(runs)}
+    for u in units:
+        assert u and [order[r.key] for r in u] == sorted(order[r.key] for r in u)  # plan order within a unit
+    groups = {(r.dataset.label, r.models, r.rep) for r in runs}
+    if len(groups) >= 2 * workers:  # enough groups: a unit is exactly one group
+        assert len(units) == len(groups)
+        assert all(len({(r.dataset.label, r.models, r.rep) for r in u}) == 1 for u in units)
+    else:  # too few: groups are cut, never mixed, into at least 2 x workers units (or one per run)
+        assert all(len({(r.dataset.label, r.models, r.rep) for r in u}) == 1 for u in units)
+        assert len(units) >= min(2 * workers, len(runs))
+
+
+def test_parallel_runs_of_a_repetition_share_one_process_and_its_memo(tmp_path):
+    """Regression: sent one by one, the runs of a (model, repetition) spread over the worker processes,
+    and each process computed what they share (the lambda search, rule set A) again."""
+    c = parse_config({"name": "w", "method": "worker", "params": {"k": list(range(6))}, "datasets": ["breast_cancer"],
+                      "repetitions": 4})
+    rep = run_experiment(c, out_dir=tmp_path, n_jobs=2, progress=False)
+    df = read_results(tmp_path)
+    assert rep.n_ok == 24
+    by_rep = df.groupby("rep")
+    assert (by_rep.pid.nunique() == 1).all() and (df.memo_pid == df.pid).all()

@@ -4,7 +4,7 @@
   defining ``run(ctx)``, imported only when a run needs it.
 * built-in tasks for tests and smoke runs: ``noop``, ``sleep`` (``seconds``), ``cpu``
   (``work``: busy loop), ``fail`` (raises), ``dummy_tree`` (decision-tree surrogate of a black
-  box, reports fidelity); see :mod:`interpretopt.experiments.tasks._builtin`.
+  box, reports fidelity), ``worker`` (where a run and its shared memo value ran); see :mod:`interpretopt.experiments.tasks._builtin`.
 * ``package.module:function`` names any importable callable.
 
 A task returns a flat dict: metric name -> number or string. The keys ``solver``, ``status``,
@@ -84,7 +84,7 @@ def _method_keys() -> tuple[str, ...]:
 
 #: One task per registered method (``interpretopt.methods.METHODS``), module ``tasks.<key>``.
 METHOD_TASKS = _method_keys()
-BUILTIN_TASKS = ("cpu", "dummy_tree", "fail", "noop", "sleep")
+BUILTIN_TASKS = ("cpu", "dummy_tree", "fail", "noop", "sleep", "worker")
 
 
 def task_names() -> list[str]:

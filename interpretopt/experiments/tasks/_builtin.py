@@ -4,6 +4,10 @@
 * ``sleep``: sleeps ``seconds`` (default 0.01).
 * ``cpu``: a deterministic busy loop of ``work`` iterations (default 200000); CPU-bound.
 * ``fail``: raises ``RuntimeError`` (``message``), or only when ``rep`` is in ``fail_reps``.
+* ``worker``: the id of the process that ran it (``pid``) and of the one that computed the value
+  its (dataset, models, repetition) shares through ``ctx.memo`` (``memo_pid``), and the joblib
+  backend a nested ``Parallel`` call would use (``nested_backend``); shows where and how the
+  runner's work units ran.
 * ``dummy_tree``: a ``DecisionTreeClassifier(max_depth)`` surrogate of the first black box of
   the run (or of the true labels when the run names no model); reports test fidelity,
   accuracy and the number of leaves.
@@ -11,6 +15,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -18,6 +23,13 @@ import numpy as np
 
 def run_noop(ctx) -> dict:
     return {"value": 0}
+
+
+def run_worker(ctx) -> dict:
+    from joblib.parallel import get_active_backend
+
+    return {"pid": os.getpid(), "memo_pid": ctx.memo("worker/pid", os.getpid, rep=ctx.rep, models=list(ctx.models)),
+            "nested_backend": type(get_active_backend()[0]).__name__}
 
 
 def run_sleep(ctx) -> dict:
