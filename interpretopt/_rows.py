@@ -1,4 +1,4 @@
-"""Unique rows of a byte matrix, fast.
+"""Unique rows of a byte matrix, and complementary columns of a boolean one, fast.
 
 ``numpy.unique(a, axis=0)`` compares rows through a structured dtype with one field per
 column; viewing each row as one opaque ``void`` scalar gives the same order (both compare
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["unique_rows_index"]
+__all__ = ["complement_columns", "unique_rows_index"]
 
 
 def unique_rows_index(a: np.ndarray, *, return_inverse: bool = False):
@@ -29,3 +29,34 @@ def unique_rows_index(a: np.ndarray, *, return_inverse: bool = False):
         return first, inverse.reshape(-1)
     _, first = np.unique(v, return_index=True)
     return first
+
+
+def complement_columns(X: np.ndarray) -> np.ndarray:
+    """``partner`` (J,): for each column ``j`` of the boolean matrix ``X`` either ``-1`` (a *base*
+    column) or the index of an earlier base column ``p`` with ``X[:, j] == ~X[:, p]``.
+
+    A binarizer with negations makes most literals come in such pairs (``x <= t`` / ``x > t``,
+    ``= v`` / ``!= v``); found on the data, not assumed, so a column is derived only when it
+    is the complement row for row. Columns are scanned in order: a column whose complement is
+    a base column seen before is derived from it; every derived column's partner is a base
+    column. Then ``w @ X[:, j] == w.sum() - w @ X[:, partner[j]]`` for any weights ``w``.
+    """
+    X = np.asarray(X, dtype=bool)
+    if X.ndim != 2:
+        raise ValueError(f"expected a 2-D array, got shape {X.shape}")
+    n, J = X.shape
+    partner = np.full(J, -1, dtype=np.intp)
+    if n == 0 or J == 0:
+        return partner
+    packed = np.ascontiguousarray(np.packbits(X, axis=0).T)  # (J, ceil(n / 8)), one row per column
+    comp = ~packed
+    pad = 8 * packed.shape[1] - n
+    comp[:, -1] &= np.uint8((0xFF << pad) & 0xFF)  # packbits pads the last byte with zeros
+    base: dict[bytes, int] = {}
+    for j in range(J):
+        p = base.get(comp[j].tobytes())
+        if p is not None:
+            partner[j] = p
+        else:
+            base.setdefault(packed[j].tobytes(), j)
+    return partner

@@ -234,6 +234,19 @@ def _as_cover(cover, n: int | None = None) -> sp.csc_matrix:
     return mat
 
 
+def _dense_cover(cover, n: int | None = None) -> np.ndarray:
+    """Coverage (n, K) as a dense boolean array (no sparse round trip for a dense input)."""
+    if sp.issparse(cover):
+        return _as_cover(cover, n).toarray()
+    arr = np.asarray(cover, dtype=bool)
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2 or (n is not None and arr.shape[0] != n):
+        raise InputError(f"coverage has {arr.shape[0]} rows but y has {n} labels" if arr.ndim == 2
+                         else f"coverage must be 1-D or 2-D, got shape {arr.shape}")
+    return arr
+
+
 def _check_y(y) -> np.ndarray:
     y = np.asarray(y)
     if y.ndim != 1 or not np.isin(np.unique(y), [0, 1]).all():
@@ -258,7 +271,7 @@ def aggregate_samples(cover, y, sample_weight=None):
     for every selection. Returns ``(cover_u (m, K) bool, y_u (m,), weight (m,))``.
     """
     yb = _check_y(y)
-    cov = _as_cover(cover, yb.shape[0]).toarray()
+    cov = _dense_cover(cover, yb.shape[0])
     sw = _weights(sample_weight, yb.shape[0])
     key = np.concatenate([yb[:, None], cov], axis=1)
     packed = np.packbits(key, axis=1)
@@ -399,7 +412,7 @@ def master_lp(cover, y, n_literals, spec: MasterSpec, *, grounding=(), relax: bo
 def master_objective(selected, cover, y, n_literals, spec: MasterSpec, *, grounding=(), sample_weight=None) -> float:
     """Objective (1)/(5) or the light objective of a 0/1 selection, recomputed from scratch."""
     yb = _check_y(y)
-    cov = _as_cover(cover, yb.shape[0]).toarray()
+    cov = _dense_cover(cover, yb.shape[0])
     sel = np.zeros(cov.shape[1], dtype=bool)
     sel[np.asarray(list(selected), dtype=int)] = True
     covered = cov[:, sel].any(axis=1)
@@ -524,8 +537,9 @@ def depth1_bound(X_bin, r, a: float, b: float) -> float:
     if X.shape[1] == 0:
         return np.inf
     Xf = X.astype(float, copy=False)
-    singles = a + b + Xf.T @ r
-    longer = a + 2.0 * b + float(np.min(Xf.T @ np.minimum(r, 0.0)))
+    sums = Xf.T @ np.column_stack([r, np.minimum(r, 0.0)])  # one pass over X for both sums
+    singles = a + b + sums[:, 0]
+    longer = a + 2.0 * b + float(np.min(sums[:, 1]))
     return float(min(np.min(singles), longer))
 
 

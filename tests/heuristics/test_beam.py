@@ -33,6 +33,21 @@ def test_beam_columns_reprice_exactly(seed):
         assert len(out.clauses) > 0 and out.reduced_costs[0] <= min(singles) + 1e-9
 
 
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), share=st.sampled_from([0.05, 0.5, 1.0]))
+def test_beam_scores_equal_the_full_product_with_complements_folded(seed, share):
+    """The depth product runs over the base literals only; the complements' scores are derived."""
+    rng = np.random.default_rng(seed)
+    base = rng.random((40, 5)) < 0.5
+    X = np.column_stack([base, ~base[:, [0, 3]], base[:, [1]]])  # two negations, one duplicate
+    pricer = BeamPricer(X)
+    assert pricer.X32.shape[1] == 6  # the duplicate is a base column; the negations are not
+    rows = np.flatnonzero(rng.random(40) < share)
+    MT = rng.standard_normal((4, rows.size)).astype(np.float32)
+    ref = MT.astype(np.float64) @ X[rows].astype(np.float64)
+    np.testing.assert_allclose(pricer._scores(MT, rows), ref, rtol=1e-5, atol=1e-4)
+
+
 def test_beam_pricer_rejects_bad_shapes():
     with pytest.raises(InputError):
         BeamPricer(np.zeros(5))
