@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["complement_columns", "unique_rows_index"]
+__all__ = ["LiteralMatrix", "complement_columns", "unique_rows_index"]
 
 
 def unique_rows_index(a: np.ndarray, *, return_inverse: bool = False):
@@ -31,7 +31,60 @@ def unique_rows_index(a: np.ndarray, *, return_inverse: bool = False):
     return first
 
 
-def complement_columns(X: np.ndarray) -> np.ndarray:
+class LiteralMatrix:
+    """A binarized matrix in the layouts the pricers and bounds read, built once per fit.
+
+    Attributes
+    ----------
+    X : ndarray (n, J) bool
+        Sample-major.
+    XT : ndarray (J, n) bool, C-contiguous
+        Literal-major: each literal's rows are contiguous.
+    partner : ndarray (J,)
+        :func:`complement_columns`.
+    base, derived : ndarray of int
+        Literals with ``partner < 0`` and the others.
+    derived_src : ndarray of int
+        Position in ``base`` of each derived literal's partner.
+    """
+
+    def __init__(self, X) -> None:
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise ValueError(f"expected a 2-D array, got shape {X.shape}")
+        self.X = X.astype(bool, copy=False)
+        self.XT = np.ascontiguousarray(self.X.T)
+        self.partner = complement_columns(self.XT, literal_major=True)
+        self.base = np.flatnonzero(self.partner < 0)
+        self.derived = np.flatnonzero(self.partner >= 0)
+        pos = np.zeros(self.X.shape[1], dtype=np.intp)
+        pos[self.base] = np.arange(self.base.size)
+        self.derived_src = pos[self.partner[self.derived]]
+
+    @classmethod
+    def of(cls, X) -> "LiteralMatrix":
+        """``X`` itself when it is one already."""
+        return X if isinstance(X, cls) else cls(X)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.X.shape
+
+    def base_columns(self, dtype) -> np.ndarray:
+        """``X[:, base]`` as a C-contiguous (n, J_base) array of ``dtype``."""
+        return np.ascontiguousarray(self.XT[self.base].T, dtype=dtype)
+
+    def fold(self, base_sums: np.ndarray, totals: np.ndarray) -> np.ndarray:
+        """Sums over all literals (k, J) from sums over the base literals (k, J_base): a derived
+        literal's sum is the total minus its partner's."""
+        out = np.empty((base_sums.shape[0], self.X.shape[1]))
+        out[:, self.base] = base_sums
+        if self.derived.size:
+            out[:, self.derived] = np.asarray(totals, dtype=np.float64)[:, None] - base_sums[:, self.derived_src]
+        return out
+
+
+def complement_columns(X: np.ndarray, *, literal_major: bool = False) -> np.ndarray:
     """``partner`` (J,): for each column ``j`` of the boolean matrix ``X`` either ``-1`` (a *base*
     column) or the index of an earlier base column ``p`` with ``X[:, j] == ~X[:, p]``.
 
@@ -44,11 +97,12 @@ def complement_columns(X: np.ndarray) -> np.ndarray:
     X = np.asarray(X, dtype=bool)
     if X.ndim != 2:
         raise ValueError(f"expected a 2-D array, got shape {X.shape}")
-    n, J = X.shape
+    XT = X if literal_major else np.ascontiguousarray(X.T)  # packing contiguous rows is ~80x faster
+    J, n = XT.shape
     partner = np.full(J, -1, dtype=np.intp)
     if n == 0 or J == 0:
         return partner
-    packed = np.ascontiguousarray(np.packbits(X, axis=0).T)  # (J, ceil(n / 8)), one row per column
+    packed = np.packbits(XT, axis=1)  # (J, ceil(n / 8)), one row per column
     comp = ~packed
     pad = 8 * packed.shape[1] - n
     comp[:, -1] &= np.uint8((0xFF << pad) & 0xFF)  # packbits pads the last byte with zeros

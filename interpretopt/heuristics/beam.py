@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from interpretopt._rows import complement_columns
+from interpretopt._rows import LiteralMatrix
 from interpretopt._threads import single_blas_thread
 from interpretopt.exceptions import InputError
 
@@ -73,33 +73,21 @@ class BeamPricer:
     """
 
     def __init__(self, X_bin) -> None:
-        X = np.asarray(X_bin)
-        if X.ndim != 2:
-            raise InputError(f"X_bin must be 2-D, got shape {X.shape}")
-        self.X = X.astype(bool, copy=False)
+        if not isinstance(X_bin, LiteralMatrix) and np.ndim(X_bin) != 2:
+            raise InputError(f"X_bin must be 2-D, got shape {np.shape(X_bin)}")
+        self.L = LiteralMatrix.of(X_bin)
+        self.X, self.XT = self.L.X, self.L.XT  # XT literal-major: a literal's rows are contiguous
         self.n, self.J = self.X.shape
-        self.XT = np.ascontiguousarray(self.X.T)  # literal-major: a literal's rows are contiguous
         self._all_rows = np.arange(self.n)
-        # a literal that is another's complement on every row (negations) is scored from it:
-        # w @ X[:, j] = sum(w) - w @ X[:, partner], so the product reads only the base columns
-        partner = complement_columns(self.X)
-        self._base = np.flatnonzero(partner < 0)
-        self._derived = np.flatnonzero(partner >= 0)
-        pos = np.zeros(self.J, dtype=np.intp)
-        pos[self._base] = np.arange(self._base.size)
-        self._derived_src = pos[partner[self._derived]]
         # samples x base literals in float32: one (beam, m) @ (m, J_base) product over the
-        # covered rows scores a whole depth
-        self.X32 = np.ascontiguousarray(self.X[:, self._base], dtype=np.float32)
+        # covered rows scores a whole depth; a literal that is another's complement on every
+        # row (negations) is scored from it: w @ X[:, j] = sum(w) - w @ X[:, partner]
+        self.X32 = self.L.base_columns(np.float32)
 
     def _scores(self, MT: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """``MT @ X[rows]`` (k, J) in float64, from the product over the base literals."""
         Pb = MT @ (self.X32 if rows.size == self.n else self.X32[rows])   # (k, J_base) float32
-        P = np.empty((MT.shape[0], self.J))
-        P[:, self._base] = Pb
-        if self._derived.size:
-            P[:, self._derived] = MT.sum(axis=1, dtype=np.float64)[:, None] - Pb[:, self._derived_src]
-        return P
+        return self.L.fold(Pb, MT.sum(axis=1, dtype=np.float64))
 
     def search(self, r, a: float, b: float, *, max_literals: int = 3, width: int = 10,
                max_columns: int = 10, exclude: Iterable[tuple] = (), tol: float = 1e-9,

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from interpretopt._rows import LiteralMatrix
 from interpretopt._threads import on_one_blas_thread
 from interpretopt.exceptions import InputError, SolverError
 from interpretopt.formulations import brcg as F
@@ -724,7 +725,8 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     exclude_ground = [c for c, g in zip(master.clauses, master.grounded) if g]
     timings["build"] += time.perf_counter() - t0
 
-    beam = (BeamPricing(X, max_literals=max_literals, width=beam_width, max_columns=columns_per_iter)
+    lits = LiteralMatrix(X)  # literal-major copy and complementary literals, shared by the beam and the bound
+    beam = (BeamPricing(lits, max_literals=max_literals, width=beam_width, max_columns=columns_per_iter)
             if pricing.startswith("beam") else None)
     milp = None
     if pricing in ("milp", "beam+milp"):
@@ -735,8 +737,8 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
                           exclude=exclude_ground,
                           time_limit=milp_time_limit, clock=clock)
     pricer = beam if pricing == "beam" else milp if beam is None else BeamThenMilp(beam, milp)
-    # the merged rows as floats, once: depth1_bound takes them every iteration without a copy
-    X_float = X.astype(np.float64)
+    # the merged rows as floats, once (base literals only): the depth-1 bound every iteration
+    depth1 = F.Depth1Bound(lits)
     history: list[dict] = []
     stop_reason = "iteration_limit"
     proven = False
@@ -768,7 +770,7 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
 
         terms = F.lagrangian_terms(spec, yu, sol.mu, sol.lam, cover_now, n_lit_now, grounded=grounded_now,
                                    sample_weight=wu)
-        rc_cheap = F.depth1_bound(X_float, r, a, b)
+        rc_cheap = depth1(r, a, b)
         lb = terms.value(rc_cheap)
         timings["bound"] += time.perf_counter() - t0
         lower_bound = max(lower_bound, lb)

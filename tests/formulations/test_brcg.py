@@ -245,3 +245,16 @@ def test_non_binary_labels_rejected():
     X, _ = tiny(0)
     with pytest.raises(InputError, match="binary"):
         F.build_master(X[:, :2], np.arange(10) % 3, [1, 1], F.MasterSpec(form="light"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 30))
+def test_depth1_bound_class_folds_complements_and_equals_the_function(seed, n):
+    """Depth1Bound multiplies the base literals only; the value is depth1_bound's."""
+    rng = np.random.default_rng(seed)
+    base = rng.random((n, 4)) < 0.5
+    X = np.column_stack([base, ~base[:, [2, 0]], base[:, [1]]])
+    r = rng.standard_normal(n)
+    a, b = float(rng.random()), float(rng.random())
+    assert F.Depth1Bound(X)(r, a, b) == pytest.approx(F.depth1_bound(X, r, a, b), abs=1e-12)
+    assert F.Depth1Bound(X[:, :0])(r, a, b) == F.depth1_bound(X[:, :0], r, a, b) == np.inf
