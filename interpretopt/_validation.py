@@ -421,6 +421,9 @@ def _columns(X, name: str, owner: str, categorical: bool):
                 out.append((kind, vals))
         return out
     arr = X
+    if arr.dtype.kind == "b" and categorical:  # as for a table's boolean columns: kept boolean
+        cols = np.asfortranarray(arr)
+        return [("numeric", cols[:, j]) for j in range(arr.shape[1])]
     if arr.dtype.kind in "biuf":
         return [("numeric", arr[:, j].astype(float)) for j in range(arr.shape[1])]
     if arr.dtype.kind in "USO":
@@ -436,6 +439,8 @@ def _columns(X, name: str, owner: str, categorical: bool):
 def _check_finite(kinds_values, name: str, owner: str, labels: list[str], allow_nan: bool) -> None:
     for j, (kind, vals) in enumerate(kinds_values):
         if kind == "numeric":
+            if getattr(vals, "dtype", None) == bool:
+                continue  # booleans are finite
             v = np.asarray(vals, dtype=float)
             nan, inf = np.isnan(v), np.isinf(v)
         else:

@@ -143,6 +143,16 @@ def test_tables_keep_categorical_columns_and_reject_mixed_ones():
     assert list(arr_names.columns) == ["x0", "x1"] and isinstance(arr_names["x0"].dtype, pd.CategoricalDtype)
 
 
+def test_a_boolean_array_keeps_boolean_columns_as_a_table_does():
+    X = np.array([[True, False], [False, False], [True, True]])
+    out = validate_data(_Toy(), X, reset=True, categorical=True)
+    table = validate_data(_Toy(), pd.DataFrame(X, columns=["x0", "x1"]), reset=True, categorical=True)
+    assert list(out.dtypes) == [bool, bool] == list(table.dtypes)
+    assert (out.to_numpy() == X).all()
+    # without categorical columns the contract is a float array, booleans included
+    assert validate_data(_Toy(), X, reset=True).dtype == float
+
+
 def test_allow_nan_keeps_nan_and_still_rejects_inf():
     X = np.array([[np.nan, 1.0], [2.0, 3.0]])
     assert np.isnan(validate_data(_Toy(), X, reset=True, allow_nan=True)[0, 0])

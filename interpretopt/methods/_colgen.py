@@ -176,6 +176,7 @@ class RestrictedMaster:
         self.settings = settings
         self.clauses: list[tuple] = []
         self.covers: list[np.ndarray] = []
+        self._cover_blocks: list[sp.csc_matrix] = []  # the same coverage, one CSC block per add
         self.grounded: list[bool] = []
         self.keys: dict[tuple, int] = {}
         # the master over no clause yet (rows (2)-(3) and the xi columns); clauses are added as columns
@@ -210,8 +211,18 @@ class RestrictedMaster:
             self.model.add_columns(cost, np.zeros(len(new)), upper, sp.csc_matrix(block))
             self.clauses.extend(new)
             self.covers.extend(new_cov)
+            self._cover_blocks.append(sp.csc_matrix(cov))
             self.grounded.extend(new_g)
         return idx
+
+    def cover_sparse(self) -> sp.csc_matrix:
+        """Coverage of every column (rows x columns) as a boolean CSC matrix, from the blocks kept
+        at each :meth:`add` (no scan of the dense coverage per iteration)."""
+        if not self._cover_blocks:
+            return sp.csc_matrix((self.X.shape[0], 0), dtype=bool)
+        if len(self._cover_blocks) > 1:
+            self._cover_blocks = [sp.hstack(self._cover_blocks, format="csc")]
+        return self._cover_blocks[0]
 
     def cover_matrix(self, k: int | None = None) -> np.ndarray:
         """Coverage (rows x first ``k`` columns) as a bool matrix."""
@@ -764,7 +775,7 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         r, a, b = F.pricing_weights(yu, sol.mu, sol.lam, spec, sample_weight=wu)
         # the bound available without any search (eq. (B1) with depth1_bound)
         t0 = time.perf_counter()
-        cover_now = master.cover_matrix()
+        cover_now = master.cover_sparse()
         n_lit_now = np.array([len(c) for c in master.clauses], dtype=float)
         grounded_now = np.asarray(master.grounded, dtype=bool)
 
