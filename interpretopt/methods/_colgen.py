@@ -32,6 +32,7 @@ bound, within the pricing solver's tolerances, does not reach ``tol``), ``time_l
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -582,11 +583,15 @@ class CGResult:
         Value of the restricted master LP at its last solve (``None`` if it never solved).
     lower_bound : float
         Best valid lower bound on the LP over all clauses, hence on the integer problem
-        (eqs. (B1)-(B4); at least 0).
+        (eqs. (B1)-(B4); 0, the objective's own floor, before any LP is solved).
     objective : float
         Objective of the selection, recomputed from scratch.
     gap : float or None
-        ``(objective - lower_bound) / |objective|`` (0 when both are 0).
+        ``(objective - integer_bound) / |objective|`` (0 when both are 0).
+    integer_bound : float
+        The valid lower bound on the integer problem that ``gap`` and ``status`` use:
+        ``lower_bound`` rounded up to a whole number of samples when the objective counts
+        samples (constraint form, whole weights, whole grounding penalty), else ``lower_bound``.
     proven : bool
         The lower bound is within ``tol`` of the restricted LP: the LP over all clauses is
         solved to that tolerance.
@@ -620,6 +625,11 @@ class CGResult:
     lp_duals: tuple | None = None
     integer_source: str = ""
     cover: Any = field(default=None, repr=False)
+    integer_bound: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.integer_bound is None:
+            self.integer_bound = float(self.lower_bound)
 
 
 def relative_gap(objective: float, bound: float) -> float:
@@ -694,9 +704,9 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         raise InputError(f"pricing must be one of {PRICING_STRATEGIES}, got {pricing!r}")
     if init not in ("none", "singletons"):
         raise InputError(f"init must be 'none' or 'singletons', got {init!r}")
-    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not (0.0 < float(tol) < 1.0):
+    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (0.0 < float(tol) < 1.0):
         raise InputError(f"tol must be a number in (0, 1) (a relative gap), got {tol!r}")
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
                                    or not (time_limit > 0) or not math.isfinite(time_limit)):
         raise InputError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
     check_lp_solver(solver)
@@ -875,7 +885,8 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         lp_duals = (np.divide(last.mu[rows], wr, out=np.zeros_like(last.mu[rows], dtype=float), where=wr > 0), last.lam)
     timings["total"] = time.perf_counter() - wall0
     return CGResult(clauses=clauses, selected=ip.selected, restricted_lp=last.objective if last is not None else None,
-                    lower_bound=float(lower_bound), objective=ip.objective, gap=gap, proven=proven,
+                    lower_bound=float(lower_bound), integer_bound=float(bound_ip), objective=ip.objective, gap=gap,
+                    proven=proven,
                     stop_reason=stop_reason, status=status, history=history,
                     solve_results={"lp": last.result if last is not None else None, "pricing": pricing_res,
                                    "integer": ip.result},

@@ -531,7 +531,9 @@ class RuleListSearch(_ABBRBase):
         of highest ABBR plus those of the annealed list (a smaller MILP); its optimum and bound
         then hold over that subset only, ``pool = "restricted"``, and are not a bound over R~.
         The annealed list is given to the solver as a MIP start (HiGHS), so an interrupted
-        solve never returns worse than the annealing.
+        solve never returns worse than the annealing; a backend without MIP starts solves
+        cold, and when its incumbent is worse (or it has none) the annealed list is reported
+        as the incumbent (``incumbent = "start"``), the solver's bound unchanged.
 
         Returns a dict: ``status`` (the solver's), ``objective``, ``bound``, ``gap`` (from the
         solver; the bound is a proof only over the pool named by ``pool``), ``pool``,
@@ -582,6 +584,13 @@ class RuleListSearch(_ABBRBase):
             sol = F.extract(model)
             out["rules"] = tuple(int(idx[r]) for r in sol.rules) + (
                 (int(idx[sol.next_rule]),) if sol.next_rule is not None else ())
+        if start_value is not None and (res.objective is None or float(res.objective) < start_value - 1e-12):
+            # a solver that took no MIP start and stopped early (or found nothing): the annealed
+            # list is feasible and better, so it is the incumbent; the solver's bound still holds
+            out.update(objective=float(start_value), incumbent="start",
+                       rules=tuple(int(r) for r in self.anneal_.rules[: self.m_star_ + 1]))
+            if res.bound is not None:
+                out["gap"] = max(float(res.bound) - start_value, 0.0) / max(abs(start_value), 1e-12)
         self.certificate_ = out
         return out
 

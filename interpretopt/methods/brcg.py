@@ -148,17 +148,23 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         Value of the restricted master LP (over the generated clauses) at its last solve:
         what column generation *found*; not a bound until it is ``proven_``.
     lower_bound_ : float
-        A valid lower bound on the LP over all clauses, hence on the best rule set (the
-        Lagrangian bound of :mod:`interpretopt.formulations.brcg`, best over the iterations;
-        at least 0).
+        A valid lower bound on the objective of every rule set: ``lp_lower_bound_``, rounded
+        up to a whole number of samples when the objective counts samples (``form=
+        "constraint"`` with whole sample weights and a whole grounding penalty), which an
+        integer objective cannot fall below.
+    lp_lower_bound_ : float
+        A valid lower bound on the LP over all clauses (the Lagrangian bound of
+        :mod:`interpretopt.formulations.brcg`, best over the iterations; 0, the objective's
+        own floor, before any LP is solved).
     objective_ : float
         Objective of ``rules_`` (recomputed from the selection).
     gap_ : float
         ``(objective_ - lower_bound_) / objective_``, against that valid bound only.
     proven_ : bool
-        ``lower_bound_`` is within ``tol`` of ``restricted_lp_``: the LP over all clauses is
-        solved. Only a bound from exact pricing (or the always-valid depth-1 bound) can prove
-        it, so beam pricing almost always gives ``False``.
+        ``lp_lower_bound_`` is within ``tol`` of ``restricted_lp_``: the LP over all clauses
+        is solved. Only a bound from exact pricing (or, rarely, the always-valid depth-1
+        bound) can prove it, so beam pricing almost always gives ``False``. ``status_`` can
+        be ``"optimal"`` without it when the integer objective meets ``lower_bound_``.
     status_ : str
         Of ``rules_`` for the whole problem: ``"optimal"`` when ``gap_ <= tol``; otherwise
         ``"heuristic"`` (beam pricing) or ``"feasible"`` (an incumbent with a bound and a gap).
@@ -399,10 +405,12 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def _set_certificate(self, res: CGResult) -> None:
-        """Found (``restricted_lp_``, ``objective_``) and proven (``lower_bound_``, ``gap_``, ``proven_``, ``status_``)."""
+        """Found (``restricted_lp_``, ``objective_``) and proven (``lower_bound_``, ``lp_lower_bound_``, ``gap_``,
+        ``proven_``, ``status_``)."""
         self.solve_results_ = res.solve_results
         self.restricted_lp_ = res.restricted_lp
-        self.lower_bound_ = res.lower_bound
+        self.lower_bound_ = res.integer_bound
+        self.lp_lower_bound_ = res.lower_bound
         self.objective_ = res.objective
         self.gap_ = res.gap
         self.proven_ = bool(res.proven)
@@ -449,7 +457,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         gap = 0.0 if cost - bound <= 1e-12 else (cost - bound) / cost
         self.solve_results_ = {"lp": None, "pricing": None, "integer": None}
         self.restricted_lp_ = None
-        self.lower_bound_ = bound
+        self.lower_bound_ = self.lp_lower_bound_ = bound
         self.objective_ = cost
         self.gap_ = gap
         self.proven_ = True

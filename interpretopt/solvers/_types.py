@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,14 +59,14 @@ class SolveSettings:
 
     def __post_init__(self) -> None:
         if self.time_limit is not None:
-            if not isinstance(self.time_limit, (int, float)) or isinstance(self.time_limit, bool) or not (
+            if not isinstance(self.time_limit, numbers.Real) or isinstance(self.time_limit, bool) or not (
                 self.time_limit > 0
             ):
                 raise InputError(
                     f"time_limit must be a positive number of seconds or None, got {self.time_limit!r}"
                 )
         if self.mip_gap is not None:
-            if not isinstance(self.mip_gap, (int, float)) or isinstance(self.mip_gap, bool) or not (
+            if not isinstance(self.mip_gap, numbers.Real) or isinstance(self.mip_gap, bool) or not (
                 0 <= self.mip_gap <= 1
             ):
                 raise InputError(f"mip_gap is a relative gap: a number in [0, 1] or None, got {self.mip_gap!r}")

@@ -294,3 +294,23 @@ def test_abbr_multiclass_black_box_is_a_clear_error():
     model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
     with pytest.raises(InputError, match="binary black box"):
         RuleListSearch(s=0.2, L=2, M=2, random_state=0).fit(X, model)
+
+
+def test_certify_keeps_the_annealed_list_when_a_cold_solver_stops_without_one(data, monkeypatch):
+    """A backend without MIP starts that stops with no incumbent: the annealed list is the incumbent,
+    the solver's bound is kept, and the gap is taken against it."""
+    import interpretopt.solvers as S
+
+    X, _, model = data
+    est = RuleListSearch(s=0.15, L=2, M=2, n_iter=100, n_thresholds=3, random_state=0).fit(X, model)
+
+    def stopped(model, solver, settings=None, **kw):
+        return S.SolveResult(status=S.SolveStatus.TIME_LIMIT, objective=None, bound=1.0, solver=solver)
+
+    monkeypatch.setattr(S, "solve", stopped)
+    cert = est.certify(solver="cbc", max_rules=8)
+    assert cert["incumbent"] == "start" and cert["objective"] == pytest.approx(est.abbr_, abs=1e-12)
+    assert cert["rules"] == tuple(int(r) for r in est.anneal_.rules[: est.m_star_ + 1])
+    assert cert["bound"] == 1.0 and cert["gap"] == pytest.approx((1.0 - est.abbr_) / est.abbr_)
+    covers = est.pool_.cover_matrix(list(cert["rules"]))
+    assert A.abbr_at_support(covers, est._train_ranks, 0.15) == pytest.approx(cert["objective"], abs=1e-6)

@@ -485,3 +485,29 @@ def test_integer_master_without_dominated_columns_reaches_the_brute_force_optimu
         assert sol.objective == pytest.approx(truth, abs=1e-9)
         assert F.master_objective(sol.selected, cov, y, nl, spec, grounding=np.flatnonzero(grounded)) == \
             pytest.approx(sol.objective, abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_estimator_bounds_are_consistent_and_valid_in_the_counting_form(seed):
+    """Constraint form, beam pricing: ``lower_bound_`` is the LP bound rounded up to whole samples,
+    never above the brute-force optimum; ``gap_`` and ``status_`` are taken against it."""
+    X, y = tiny(seed)
+    est = BRCGClassifier(binarizer="passthrough", form="constraint", C=4, complexity="literals+1", pricing="beam",
+                         max_literals=2).fit(X.astype(int), y)
+    spec = est._spec(10)
+    assert est.lp_lower_bound_ <= est.lower_bound_ <= brute_force_ip(X, y, spec, 2) + 1e-9
+    assert est.lower_bound_ == np.ceil(est.lp_lower_bound_ - 1e-9)
+    assert est.gap_ == pytest.approx(CG.relative_gap(est.objective_, est.lower_bound_), abs=1e-12)
+    assert (est.status_ == "optimal") == (est.gap_ <= est.tol)
+    if est.proven_:
+        assert est.lp_lower_bound_ == pytest.approx(est.restricted_lp_, rel=est.tol, abs=1e-9)
+
+
+def test_numpy_scalars_are_accepted_as_limits_and_tolerances():
+    X, y = tiny(3, n=30, J=6)
+    spec = F.MasterSpec(form="light", lambda0=0.001, lambda1=0.001, n_samples=30)
+    res = CG.column_generation(X, y, spec, pricing="beam", max_literals=2, time_limit=np.int64(60),
+                               tol=np.float32(1e-3))
+    assert res.stop_reason in CG.STOP_REASONS
+    assert SolveSettings(time_limit=np.float32(2.0), mip_gap=np.float32(0.01)).time_limit == 2.0
