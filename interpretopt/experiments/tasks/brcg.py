@@ -33,7 +33,9 @@ grid point is fitted on a seeded 75% of those rows and scored by its fidelity on
 25%; the chosen point is the one of *fewest literals* among those whose validation fidelity is
 within ``lambda_tol`` of the best (ties: higher fidelity, then larger lambdas), and among
 points with at least ``min_literals`` literals (per dataset label when a mapping; this is the
-mushroom exception) when any reaches it, and never an empty rule set unless all are empty.
+mushroom exception) and at most ``max_total_literals`` (the paper's reported range, 7-52, is its
+complexity budget: a point above it is chosen only when no point is in range) when any is in
+that range, and never an empty rule set unless all are empty.
 A, B (and, in ``compare``, both rule sets) are then fitted on all training rows with the
 chosen lambdas; ``lambda0_A``/``lambda1_A`` (``_B`` for the second model of ``compare``), the
 validation fidelity and the search's time are recorded in every row, and the whole grid in
@@ -96,6 +98,9 @@ PARAMETERS = {
                         "lambda search: validation-fidelity tolerance within which the simplest rule set is chosen"),
     "min_literals": Param([Interval(Integral, 0, None, closed="left"), dict], 0,
                           "lambda search: fewest literals accepted (a mapping: per dataset label, e.g. mushroom)"),
+    "max_total_literals": Param([Interval(Integral, 1, None, closed="left"), dict, None], None,
+                                "lambda search: most literals of the whole rule set accepted (None: no bound; a "
+                                "mapping: per dataset label), e.g. the paper's reported range 7-52"),
 }
 ESTIMATORS = (BRCGClassifier, GroundedBRCGClassifier)
 SET_BY_TASK = ("solver", "settings", "random_state", "grounding", "extend_literals", "conditions")
@@ -178,21 +183,25 @@ def recovery_metrics(matching, perturbed: int) -> dict:
     return {"detected": det, "false_change": fc, "kept": float(kept.mean()), "detection_lift": det - fc}
 
 
-def select_lambdas(points: list[dict], *, tol: float = 0.01, min_literals: int = 0) -> dict:
+def select_lambdas(points: list[dict], *, tol: float = 0.01, min_literals: int = 0,
+                   max_total_literals: int | None = None) -> dict:
     """The grid point the lambda search chooses (see the module docstring).
 
     ``points``: one dict per grid point with ``lambda0``, ``lambda1``, ``fidelity`` (validation)
     and ``n_literals``. Empty rule sets are dropped unless every point is empty. Among the
-    points with at least ``min_literals`` literals (all points when none has), those within
-    ``tol`` of the best validation fidelity; of these the one with fewest literals, then
-    highest fidelity, then largest ``lambda0 + lambda1``.
+    points with ``min_literals`` to ``max_total_literals`` literals (when none is in that range:
+    those with at least ``min_literals``; when none has: all points), those within ``tol`` of
+    the best validation fidelity; of these the one with fewest literals, then highest fidelity,
+    then largest ``lambda0 + lambda1``.
     """
     if not points:
         raise InputError("the lambda search needs at least one grid point")
     # an empty rule set (the constant "else" label) explains nothing and leaves no rule to perturb:
     # it is chosen only when every point is empty
     points = [q for q in points if q["n_literals"] > 0] or list(points)
-    pool = [q for q in points if q["n_literals"] >= min_literals] or list(points)
+    top = np.inf if max_total_literals is None else max_total_literals
+    pool = ([q for q in points if min_literals <= q["n_literals"] <= top]
+            or [q for q in points if q["n_literals"] >= min_literals] or list(points))
     best = max(q["fidelity"] for q in pool)
     near = [q for q in pool if q["fidelity"] >= best - tol - 1e-12]
     return min(near, key=lambda q: (q["n_literals"], -q["fidelity"], -(q["lambda0"] + q["lambda1"])))
@@ -213,10 +222,11 @@ def _grid(lambda_grid) -> list[tuple[float, float]]:
     return [(a, b) for a in axes[0] for b in axes[1]]
 
 
-def _min_literals(value, label: str) -> int:
+def _per_dataset(value, label: str, default=0):
+    """A lambda-search bound: one value, or a mapping from dataset labels (``default`` for others)."""
     if isinstance(value, dict):
-        return int(value.get(label, 0))
-    return int(value)
+        value = value.get(label, default)
+    return None if value is None else int(value)
 
 
 def tune_lambdas(ctx, fp: dict, params: dict, X, y, *, key: str) -> dict:
@@ -240,7 +250,8 @@ def tune_lambdas(ctx, fp: dict, params: dict, X, y, *, key: str) -> dict:
                        "n_literals": int(est.rules_.n_conditions), "n_rules": int(est.rules_.n_rules),
                        "fit_time": float(est.fit_time_)})
     chosen = select_lambdas(points, tol=float(tp["lambda_tol"]),
-                            min_literals=_min_literals(tp["min_literals"], ctx.dataset_label))
+                            min_literals=_per_dataset(tp["min_literals"], ctx.dataset_label),
+                            max_total_literals=_per_dataset(tp["max_total_literals"], ctx.dataset_label, None))
     return dict(chosen, grid=points)
 
 
@@ -251,7 +262,7 @@ def _tuned(ctx, fp: dict, params: dict, X, y, *, key: str, tag: str) -> tuple[di
         return fp, {}
     choice = ctx.memo("brcg/lambda-search", lambda: tune_lambdas(ctx, fp, params, X, y, key=key), key=key,
                       rows=np.asarray(X.index), labels=y, fit=fp, grid=tp["lambda_grid"], tol=tp["lambda_tol"],
-                      min_literals=tp["min_literals"])
+                      min_literals=tp["min_literals"], max_total_literals=tp["max_total_literals"])
     rec = {f"lambda0_{tag}": choice["lambda0"], f"lambda1_{tag}": choice["lambda1"],
            f"lambda_val_fidelity_{tag}": choice["fidelity"],
            f"lambda_search_time_{tag}": float(sum(q["fit_time"] for q in choice["grid"]))}
@@ -267,7 +278,7 @@ def _search_table(ctx, params, fp, X, y, key) -> str | None:
         return None
     choice = ctx.memo("brcg/lambda-search", lambda: tune_lambdas(ctx, fp, params, X, y, key=key), key=key,
                       rows=np.asarray(X.index), labels=y, fit=fp, grid=tp["lambda_grid"], tol=tp["lambda_tol"],
-                      min_literals=tp["min_literals"])
+                      min_literals=tp["min_literals"], max_total_literals=tp["max_total_literals"])
     df = pd.DataFrame(choice["grid"])
     df["chosen"] = (df["lambda0"] == choice["lambda0"]) & (df["lambda1"] == choice["lambda1"])
     return df.to_csv(index=False)

@@ -95,6 +95,13 @@ def test_select_lambdas_criterion():
     assert select_lambdas(pts, tol=0.06, min_literals=7)["n_literals"] == 12
     # no point reaches min_literals: the criterion over all points
     assert select_lambdas(pts, tol=0.06, min_literals=100) == pts[2]
+    # the complexity budget: the best fidelity among points of at most 30 literals (heloc's case:
+    # 0.911 at 103 literals against 0.901 at 41, a gap just above tol)
+    assert select_lambdas(pts, tol=0.0, max_total_literals=30) == pts[3]   # pts[1] ties; larger lambdas
+    assert select_lambdas(pts, tol=0.0, max_total_literals=40) == pts[0]
+    # no point in [min_literals, max_total_literals]: the budget is dropped, min_literals kept
+    assert select_lambdas(pts, tol=0.0, min_literals=20, max_total_literals=30) == pts[0]
+    assert select_lambdas(pts, tol=0.0, max_total_literals=2) == pts[0]
     with pytest.raises(InputError, match="at least one grid point"):
         select_lambdas([])
 
