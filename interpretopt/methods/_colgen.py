@@ -27,6 +27,18 @@ column: nothing is proven), ``pricing_time_limit`` (the exact pricer hit its own
 without a column), ``pricing_no_progress`` (the exact pricer returned no new column but its
 bound, within the pricing solver's tolerances, does not reach ``tol``), ``time_limit``,
 ``iteration_limit``.
+
+What exact pricing proves in practice (measured, ``benchmarks/bench_brcg.py --exact D``): a
+proof covers the clauses of at most ``max_literals`` literals, and it completes where the
+branch and bound of :mod:`interpretopt.heuristics.clause_bnb` can exhaust its tree at the
+final duals: breast cancer and adult at ``max_literals=3`` (tens of seconds and about six
+minutes of CPU). At the default ``max_literals=10`` it does not: at breast cancer's
+``max_literals=3`` optimal duals a 60 s search over 10 literals ends with a queue bound of
+-0.0088 and a column of -0.00076, while the light form's bound (B3) reaches ``tol`` only when
+every clause's reduced cost is above about ``-tol * (lambda0 + lambda1 |k|)`` (-2e-7 for one
+literal at the defaults), so a partial search proves nothing useful. Such fits end with
+``pricing_time_limit`` or ``time_limit``, ``proven_=False`` and the best valid bound found; the
+result is never reported as converged.
 """
 
 from __future__ import annotations
