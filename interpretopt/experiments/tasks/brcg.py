@@ -360,7 +360,8 @@ def _status(est) -> dict:
     """
     res = est.solve_results_.get("integer")
     return {
-        "solver": getattr(res, "solver", None) or "highs",
+        # a fit with no solve (labels of one class: proven by argument) names no solver
+        "solver": getattr(res, "solver", None) if res is not None else "none",
         "status": str(est.status_),
         "objective": float(est.objective_),
         "bound": float(est.lower_bound_) if est.lower_bound_ is not None else None,

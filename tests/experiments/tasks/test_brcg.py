@@ -242,3 +242,15 @@ def test_grounded_pricing_takes_every_pricing_strategy():
         assert check_method_params("brcg", {"experiment": "perturbation", "grounded_pricing": strategy}) == []
     assert check_method_params("brcg", {"experiment": "perturbation", "grounded_pricing": "exact"})
     assert check_method_params("brcg", {"experiment": "compare", "model_inputs": "onehot"})
+
+
+def test_status_of_a_fit_with_no_solve_names_no_solver():
+    """Labels of one class: the rule set is proven by argument, no solver ran, and the row says so."""
+    from interpretopt.experiments.tasks.brcg import _status
+    from interpretopt.methods.brcg import BRCGClassifier
+
+    X = np.random.default_rng(0).random((20, 3))
+    est = BRCGClassifier().fit(X, np.zeros(20, dtype=int))
+    row = _status(est)
+    assert row["solver"] == "none" and row["status"] == "optimal" and row["gap"] == 0.0
+    assert row["bound"] == 0.0 == row["objective"]
