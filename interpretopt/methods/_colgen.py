@@ -596,14 +596,14 @@ class CGResult:
     lower_bound : float
         Best valid lower bound on the LP over all clauses, hence on the integer problem
         (eqs. (B1)-(B4); 0, the objective's own floor, before any LP is solved).
-    objective : float
-        Objective of the selection, recomputed from scratch.
-    gap : float or None
-        ``(objective - integer_bound) / |objective|`` (0 when both are 0).
     integer_bound : float
         The valid lower bound on the integer problem that ``gap`` and ``status`` use:
         ``lower_bound`` rounded up to a whole number of samples when the objective counts
         samples (constraint form, whole weights, whole grounding penalty), else ``lower_bound``.
+    objective : float
+        Objective of the selection, recomputed from scratch.
+    gap : float or None
+        ``(objective - integer_bound) / |objective|`` (0 when both are 0).
     proven : bool
         The lower bound is within ``tol`` of the restricted LP: the LP over all clauses is
         solved to that tolerance.
@@ -624,6 +624,7 @@ class CGResult:
     selected: np.ndarray
     restricted_lp: float | None
     lower_bound: float
+    integer_bound: float
     objective: float
     gap: float | None
     proven: bool
@@ -637,11 +638,6 @@ class CGResult:
     lp_duals: tuple | None = None
     integer_source: str = ""
     cover: Any = field(default=None, repr=False)
-    integer_bound: float | None = None
-
-    def __post_init__(self) -> None:
-        if self.integer_bound is None:
-            self.integer_bound = float(self.lower_bound)
 
 
 def relative_gap(objective: float, bound: float) -> float:

@@ -542,7 +542,7 @@ class RuleListSearch(_ABBRBase):
         (bound minus annealing) and ``rules`` (pool indices of the MILP's list).
         """
         from interpretopt.formulations import abbr_certify as F
-        from interpretopt.solvers import SolveSettings, solve
+        from interpretopt.solvers import SolveSettings, relative_gap, solve
 
         check_fitted(self, "abbr_")
         check_solver(solver, ("milp",), owner=type(self).__name__)
@@ -589,8 +589,7 @@ class RuleListSearch(_ABBRBase):
             # list is feasible and better, so it is the incumbent; the solver's bound still holds
             out.update(objective=float(start_value), incumbent="start",
                        rules=tuple(int(r) for r in self.anneal_.rules[: self.m_star_ + 1]))
-            if res.bound is not None:
-                out["gap"] = max(float(res.bound) - start_value, 0.0) / max(abs(start_value), 1e-12)
+            out["gap"] = relative_gap(start_value, res.bound)
         self.certificate_ = out
         return out
 

@@ -255,14 +255,20 @@ def tune_lambdas(ctx, fp: dict, params: dict, X, y, *, key: str) -> dict:
     return dict(chosen, grid=points)
 
 
+def _lambda_search(ctx, fp: dict, params: dict, X, y, *, key: str) -> dict:
+    """:func:`tune_lambdas`, once per process for the same rows, labels, fit and search parameters."""
+    tp = task_params(params, PARAMETERS)
+    return ctx.memo("brcg/lambda-search", lambda: tune_lambdas(ctx, fp, params, X, y, key=key), key=key,
+                    rows=np.asarray(X.index), labels=y, fit=fp, grid=tp["lambda_grid"], tol=tp["lambda_tol"],
+                    min_literals=tp["min_literals"], max_total_literals=tp["max_total_literals"])
+
+
 def _tuned(ctx, fp: dict, params: dict, X, y, *, key: str, tag: str) -> tuple[dict, dict]:
     """``fp`` with the searched lambdas (when ``lambda_grid`` is set) and the metrics to record."""
     tp = task_params(params, PARAMETERS)
     if tp["lambda_grid"] is None:
         return fp, {}
-    choice = ctx.memo("brcg/lambda-search", lambda: tune_lambdas(ctx, fp, params, X, y, key=key), key=key,
-                      rows=np.asarray(X.index), labels=y, fit=fp, grid=tp["lambda_grid"], tol=tp["lambda_tol"],
-                      min_literals=tp["min_literals"], max_total_literals=tp["max_total_literals"])
+    choice = _lambda_search(ctx, fp, params, X, y, key=key)
     rec = {f"lambda0_{tag}": choice["lambda0"], f"lambda1_{tag}": choice["lambda1"],
            f"lambda_val_fidelity_{tag}": choice["fidelity"],
            f"lambda_search_time_{tag}": float(sum(q["fit_time"] for q in choice["grid"]))}
@@ -276,9 +282,7 @@ def _search_table(ctx, params, fp, X, y, key) -> str | None:
     tp = task_params(params, PARAMETERS)
     if tp["lambda_grid"] is None:
         return None
-    choice = ctx.memo("brcg/lambda-search", lambda: tune_lambdas(ctx, fp, params, X, y, key=key), key=key,
-                      rows=np.asarray(X.index), labels=y, fit=fp, grid=tp["lambda_grid"], tol=tp["lambda_tol"],
-                      min_literals=tp["min_literals"], max_total_literals=tp["max_total_literals"])
+    choice = _lambda_search(ctx, fp, params, X, y, key=key)
     df = pd.DataFrame(choice["grid"])
     df["chosen"] = (df["lambda0"] == choice["lambda0"]) & (df["lambda1"] == choice["lambda1"])
     return df.to_csv(index=False)
