@@ -1,8 +1,8 @@
-"""interpretopt._threads: one BLAS thread inside the context and the decorator, restored after."""
+"""interpretopt._threads: one thread inside the contexts and the decorator, restored after."""
 
-from threadpoolctl import threadpool_info
+from threadpoolctl import threadpool_info, threadpool_limits
 
-from interpretopt._threads import on_one_blas_thread, single_blas_thread
+from interpretopt._threads import on_one_blas_thread, single_blas_thread, single_thread, thread_counts
 
 
 def _blas_threads() -> list[int]:
@@ -24,3 +24,13 @@ def test_on_one_blas_thread_wraps_the_call():
     before = _blas_threads()
     assert all(n == 1 for n in inside())
     assert _blas_threads() == before
+
+
+def test_single_thread_limits_every_pool_and_restores():
+    with threadpool_limits(limits=2):
+        before = thread_counts()
+        with single_thread():
+            inside = thread_counts()
+        assert thread_counts() == before
+    assert inside and all(n == 1 for n in inside.values())
+    assert set(inside) == set(before)

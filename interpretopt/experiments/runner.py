@@ -9,6 +9,9 @@
   dataset, method, params, rep); ``ctx.split(key=...)`` hashes (config seed, dataset, rep,
   key), so every method sees the same splits; black boxes are seeded by (config seed,
   dataset, model, train rows). Results therefore do not depend on run order or parallelism.
+  Each run executes with one thread in every native thread pool (BLAS, OpenMP: a floating-point
+  sum split over threads rounds differently, and an unconverged fit amplifies it), whether it
+  runs in-process, in a loky worker or on Dask; parallelism is across runs.
 * Black boxes are fitted once per (dataset, model, train rows, labels): cached in memory per
   process and on disk (joblib) under ``<out>/blackbox/``, shared by runs and methods.
 * Anything else a task wants to share between runs (a rule set fitted once and compared with
@@ -53,6 +56,7 @@ from typing import Any
 
 import numpy as np
 
+from interpretopt._threads import single_thread
 from interpretopt.experiments.config import (
     DatasetSpec,
     ExperimentConfig,
@@ -882,7 +886,8 @@ def execute_run(spec: RunSpec, env: RunEnv) -> tuple[dict, dict]:
             warnings.simplefilter("default")  # once per location and run
             loaded = _load(spec.dataset, env.data_dir, env.config_seed)
             ctx = RunContext(spec, env, loaded)
-            out = task(ctx)
+            with single_thread():  # the same numbers however many threads the process has
+                out = task(ctx)
             if ctx.blackbox_fingerprints:
                 row["blackbox_fingerprint"] = " ".join(f"{k}:{v}" for k, v in sorted(ctx.blackbox_fingerprints.items()))
         if caught:

@@ -6,8 +6,8 @@
 * ``fail``: raises ``RuntimeError`` (``message``), or only when ``rep`` is in ``fail_reps``.
 * ``worker``: the id of the process that ran it (``pid``) and of the one that computed the value
   its (dataset, models, repetition) shares through ``ctx.memo`` (``memo_pid``), and the joblib
-  backend a nested ``Parallel`` call would use (``nested_backend``); shows where and how the
-  runner's work units ran.
+  backend a nested ``Parallel`` call would use (``nested_backend``) and the most threads of any
+  native thread pool it sees (``max_threads``); shows where and how the runner's work units ran.
 * ``dummy_tree``: a ``DecisionTreeClassifier(max_depth)`` surrogate of the first black box of
   the run (or of the true labels when the run names no model); reports test fidelity,
   accuracy and the number of leaves.
@@ -28,8 +28,11 @@ def run_noop(ctx) -> dict:
 def run_worker(ctx) -> dict:
     from joblib.parallel import get_active_backend
 
+    from interpretopt._threads import thread_counts
+
     return {"pid": os.getpid(), "memo_pid": ctx.memo("worker/pid", os.getpid, rep=ctx.rep, models=list(ctx.models)),
-            "nested_backend": type(get_active_backend()[0]).__name__}
+            "nested_backend": type(get_active_backend()[0]).__name__,
+            "max_threads": max(thread_counts().values(), default=1)}
 
 
 def run_sleep(ctx) -> dict:
