@@ -326,10 +326,13 @@ def _print_cell_summary(cells) -> None:
         print(f"  {len(g)} {status.replace('_', ' ')}: {reason}")
 
 
-def _required_share(spec: str | None, scale: str) -> float | None:
+def _required_share(spec: str | None, scale: str, papers: list[str] | None = None) -> float | None:
     """``--min-compared-share``: a number in [0, 1], or ``@PATH`` to a report (``docs/reproduction.md``)
-    that records ``compared-share <scale>: X``."""
+    that records ``compared-share <scale>: X``; for a run of some papers the record's section of those
+    papers (``<scale> [<papers>]``) where it has one, else the scale's."""
     import re
+
+    from interpretopt.experiments import report as R
 
     if spec is None:
         return None
@@ -337,9 +340,13 @@ def _required_share(spec: str | None, scale: str) -> float | None:
         path = Path(spec[1:])
         if not path.is_file():
             raise InterpretoptError(f"--min-compared-share {spec}: no such file {str(path)!r}")
-        m = re.search(rf"compared-share {re.escape(scale)}: ([0-9.]+)", path.read_text())
+        text, key = path.read_text(), R.record_key(scale, papers)
+        m = re.search(rf"compared-share {re.escape(key)}: ([0-9.]+)", text)
+        if m is None and key != scale:
+            key = scale
+            m = re.search(rf"compared-share {re.escape(key)}: ([0-9.]+)", text)
         if m is None:
-            raise InterpretoptError(f"--min-compared-share {spec}: {path} records no 'compared-share {scale}: X' "
+            raise InterpretoptError(f"--min-compared-share {spec}: {path} records no 'compared-share {key}: X' "
                                     "line; regenerate it with `interpretopt reproduce --all`")
         return float(m.group(1))
     try:
@@ -396,7 +403,7 @@ def cmd_reproduce(args) -> int:
         _print_cell_summary(cells)
         print(f"(report: {out / 'REPORT.md'}; cells: {out / 'cells.csv'})")
         if args.record:
-            print(f"(record: {R.write_record(out / 'REPORT.md', args.record, scale=scale)})")
+            print(f"(record: {R.write_record(out / 'REPORT.md', args.record, scale=scale, papers=args.paper)})")
         failed = any(r.n_failed or r.error for r in records)
     else:
         path = resolve_config_path(args.config)
@@ -421,7 +428,7 @@ def cmd_reproduce(args) -> int:
         _print_cell_summary(cells)
         print(f"(cells: {out / 'cells.csv'})")
         failed = bool(rec.n_failed or rec.error)
-    need = _required_share(args.min_compared_share, scale)
+    need = _required_share(args.min_compared_share, scale, args.paper if args.all else None)
     if need is not None and len(cells):
         got = R.compared_share(cells)
         if not got >= need:

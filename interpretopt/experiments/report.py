@@ -635,24 +635,36 @@ each written by the command it names (`--record docs/reproduction.md`). The redu
 section is the reproduction record: ours beside every published cell we hold data for. The
 smoke-scale section is what CI checks: `interpretopt reproduce --all --scale smoke
 --min-compared-share @docs/reproduction.md` fails when fewer cells are compared than it records.
+The full scale runs paper by paper (`--paper`), each in a section of its own (`full scale [abbr]`).
 Refresh a section whenever a method's results change."""
 
 
-def _section_markers(scale: str) -> tuple[str, str]:
-    return f"<!-- begin {scale} scale -->", f"<!-- end {scale} scale -->"
+def record_key(scale: str, papers: list[str] | None = None) -> str:
+    """The name of a record section: the scale, with the papers it covers when it covers some
+    (``"full [abbr]"``); its markers and its ``compared-share`` line carry this name."""
+    return scale if not papers else f"{scale} [{'+'.join(sorted(set(papers)))}]"
+
+
+def _section_markers(scale: str, papers: list[str] | None = None) -> tuple[str, str]:
+    scale, _, rest = record_key(scale, papers).partition(" ")
+    tail = f" {rest}" if rest else ""
+    return f"<!-- begin {scale} scale{tail} -->", f"<!-- end {scale} scale{tail} -->"
 
 
 _RECORD_ORDER = ("reduced", "smoke", "full")  # the reproduction record first, then what CI checks
 
 
 def write_record(report: str | os.PathLike, record: str | os.PathLike, *, scale: str,
-                 summary_only: bool | None = None) -> Path:
+                 papers: list[str] | None = None, summary_only: bool | None = None) -> Path:
     """Put ``report`` (a ``REPORT.md``) into the record file ``record`` as its ``scale`` section.
 
-    The other scales' sections are kept; headings move one level down; figure links, which
-    point into the run directory, become the figure's name. ``summary_only`` (default: for
-    smoke) keeps the report's header and summary only.
+    The other sections are kept; headings move one level down; figure links, which point
+    into the run directory, become the figure's name. ``summary_only`` (default: for smoke)
+    keeps the report's header and summary only. A report of some papers only (``--paper``)
+    is its own section, ``record_key(scale, papers)``: the full scale runs paper by paper
+    (hours each), and one paper's report must not replace another's.
     """
+    key = record_key(scale, papers)
     text = Path(report).read_text()
     summary_only = (scale == "smoke") if summary_only is None else summary_only
     lines = text.splitlines()
@@ -675,16 +687,16 @@ def write_record(report: str | os.PathLike, record: str | os.PathLike, *, scale:
             body[i] = (f"Compared share of the cells with data: {float(m.group(1)):.4f}; a check against this record "
                        f"(`--min-compared-share @{Path(record).as_posix()}`) requires at least {floor:.2f}, the share "
                        "rounded down to two decimals, so that a time-limited solve finishing differently on another "
-                       f"run does not fail it.\n\n<!-- compared-share {scale}: {floor:.2f} -->")
-    begin, end = _section_markers(scale)
+                       f"run does not fail it.\n\n<!-- compared-share {key}: {floor:.2f} -->")
+    begin, end = _section_markers(scale, papers)
     section = "\n".join([begin, *body, end])
     path = Path(record)
     old = path.read_text() if path.is_file() else f"{RECORD_TITLE}\n\n{_RECORD_INTRO}\n"
     if begin in old and end in old:
         new = old[:old.index(begin)] + section + old[old.index(end) + len(end):]
-    else:  # sections in _RECORD_ORDER: a new one goes before the first later section present
-        later = [old.index(m) for m in (_section_markers(s)[0] for s in _RECORD_ORDER[_RECORD_ORDER.index(scale) + 1:])
-                 if m in old]
+    else:  # sections in _RECORD_ORDER: a new one goes before the first section of a later scale present
+        later = [m.start() for s in _RECORD_ORDER[_RECORD_ORDER.index(scale) + 1:]
+                 for m in re.finditer(rf"<!-- begin {re.escape(s)} scale( \[[^\]]*\])? -->", old)]
         new = (old[:min(later)] + section + "\n\n" + old[min(later):]) if later else (old.rstrip() + "\n\n" + section + "\n")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(new)

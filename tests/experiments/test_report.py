@@ -212,6 +212,28 @@ def test_the_record_keeps_one_section_per_scale(project):
     assert "requires at least 0.50" in text
 
 
+def test_the_record_keeps_a_section_per_scale_and_papers(project):
+    """The full scale runs paper by paper (hours each): a report of one paper (--paper) is its own
+    section, which neither replaces nor is replaced by another paper's or the whole scale's."""
+    out, record = project / "rep", project / "docs" / "reproduction.md"
+    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
+    R.write_record(out / "REPORT.md", record, scale="smoke", papers=["imd"])
+    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["crl"])
+    R.write_record(out / "REPORT.md", record, scale="smoke", papers=["crl"])
+    R.write_record(out / "REPORT.md", record, scale="smoke", papers=["crl"])  # a refresh replaces its own
+    R.reproduce_all("reduced", out, configs_root=project / "configs", papers=["imd"], run=False)
+    R.write_record(out / "REPORT.md", record, scale="reduced")
+    text = record.read_text()
+    for key in ("smoke scale [imd]", "smoke scale [crl]", "reduced scale"):
+        assert text.count(f"<!-- begin {key} -->") == 1 and text.count(f"<!-- end {key} -->") == 1
+    assert text.index("begin reduced scale") < text.index("begin smoke scale [imd]")  # scales in record order
+    assert "<!-- compared-share smoke [imd]: 0.50 -->" in text and "<!-- compared-share reduced:" in text
+    assert R.record_key("full", ["imd", "crl"]) == "full [crl+imd]" and R.record_key("full") == "full"
+    # a check of one paper reads that paper's section
+    assert _cli("reproduce", "--all", "--paper", "imd", "--smoke", "--out", out, "--quiet",
+                "--min-compared-share", f"@{record}") == 0
+
+
 def test_plan_counts_runs_and_estimates_from_measured_costs(project):
     costs = {"imd/t1": {"reduced": {"per_run_s": 2.0, "n_runs": 2}}}
     df = R.plan(papers=["imd"], costs=costs, configs_root=project / "configs").set_index("scale")
