@@ -14,13 +14,16 @@ from functools import lru_cache, wraps
 __all__ = ["single_blas_thread", "single_thread", "on_one_blas_thread", "thread_counts"]
 
 
-@lru_cache(maxsize=1)
-def _controller():
+def _scan():
+    """A controller of the thread pools loaded now (a scan of the loaded libraries), or None."""
     try:
         from threadpoolctl import ThreadpoolController
     except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
         return None
     return ThreadpoolController()
+
+
+_controller = lru_cache(maxsize=1)(_scan)  # the first scan, reused where the scan would cost more than the work
 
 
 def single_blas_thread() -> AbstractContextManager:
@@ -40,21 +43,15 @@ def single_thread() -> AbstractContextManager:
     libraries on every call (a few milliseconds), so that a library loaded since, such as
     scipy's own OpenBLAS, is limited too: use it once per run, not in a loop.
     """
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
-        return nullcontext()
-    return threadpool_limits(limits=1)
+    ctl = _scan()
+    return nullcontext() if ctl is None else ctl.limit(limits=1)
 
 
 def thread_counts() -> dict[str, int]:
     """The largest thread count of each native thread-pool API loaded now (``{"blas": 2, ...}``)."""
-    try:
-        from threadpoolctl import threadpool_info
-    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
-        return {}
+    ctl = _scan()
     counts: dict[str, int] = {}
-    for info in threadpool_info():
+    for info in ([] if ctl is None else ctl.info()):
         api = info["user_api"]
         counts[api] = max(counts.get(api, 0), int(info["num_threads"]))
     return counts

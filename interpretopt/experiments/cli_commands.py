@@ -340,15 +340,13 @@ def _required_share(spec: str | None, scale: str, papers: list[str] | None = Non
         path = Path(spec[1:])
         if not path.is_file():
             raise InterpretoptError(f"--min-compared-share {spec}: no such file {str(path)!r}")
-        text, key = path.read_text(), R.record_key(scale, papers)
-        m = re.search(rf"compared-share {re.escape(key)}: ([0-9.]+)", text)
-        if m is None and key != scale:
-            key = scale
+        text, keys = path.read_text(), dict.fromkeys((R.record_key(scale, papers), scale))
+        for key in keys:
             m = re.search(rf"compared-share {re.escape(key)}: ([0-9.]+)", text)
-        if m is None:
-            raise InterpretoptError(f"--min-compared-share {spec}: {path} records no 'compared-share {key}: X' "
-                                    "line; regenerate it with `interpretopt reproduce --all`")
-        return float(m.group(1))
+            if m is not None:
+                return float(m.group(1))
+        raise InterpretoptError(f"--min-compared-share {spec}: {path} records no 'compared-share {scale}: X' "
+                                "line; regenerate it with `interpretopt reproduce --all`")
     try:
         x = float(spec)
     except ValueError:
