@@ -4,10 +4,16 @@ Layout of an output directory::
 
     <out>/runs/<run key>.json          one row per finished run, written atomically
     <out>/artifacts/<run key>/<name>   texts a task returned under ``artifacts``
-    <out>/blackbox/<hash>.joblib       fitted black boxes shared by runs and methods
-    <out>/pairs/<dataset>-<hash>.json  test accuracies used by ``pairs.select``
+    <out>/claims/<run key>.claim       the process computing a run now (host, pid, start time)
+    <out>/pairs/<dataset>-<hash>.json  test accuracies used by ``pairs.select`` (verified JSON)
+    <out>/abbr-cache/scores-<key>.npz  black-box scores of the ABBR task (arrays, verified)
     <out>/results.parquet              every row, consolidated (read with pandas)
     <out>/experiment.json              name, config path and hash, for the record
+
+Nothing in an output directory is code: rows, claims and caches are JSON or ``.npz`` arrays
+read without pickle, and each cache file carries a SHA-256 of its key and contents (a file
+that fails it is ignored with a warning and recomputed); fitted models are never stored.
+A row file is valid only for the run its name says (``run_key``).
 
 Why per-run JSON files consolidated into Parquet (and not SQLite): every run writes its own
 file with ``os.replace``, so parallel workers, Dask workers and an interrupted process never
@@ -45,6 +51,7 @@ import json
 import math
 import os
 import tempfile
+import warnings
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -61,7 +68,12 @@ __all__ = [
     "provenance",
     "git_commit",
     "atomic_write_text",
+    "RowKeyWarning",
 ]
+
+
+class RowKeyWarning(UserWarning):
+    """A row file holds another run's row (its ``run_key`` is not the file name); it is ignored."""
 
 VERSION_PACKAGES = ("interpretopt", "numpy", "scikit-learn", "pandas", "pyomo", "highspy", "ortools")
 
@@ -163,23 +175,34 @@ class ResultStore:
     # -- writing -------------------------------------------------------------------------
     def write(self, row: dict, artifacts: dict | None = None) -> Path:
         """Store one run: artifacts first, then the row file (its presence marks the run done)."""
-        key = row["run_key"]
+        from interpretopt.experiments._paths import inside
+
+        key = str(row["run_key"])
         for name, text in (artifacts or {}).items():
-            safe = str(name).replace("/", "_").replace("\\", "_") or "artifact"
-            atomic_write_text(self.out_dir / "artifacts" / key / safe, str(text))
-        path = self.runs_dir / f"{key}.json"
+            safe = str(name).replace("/", "_").replace("\\", "_").lstrip(".") or "artifact"
+            atomic_write_text(inside(self.out_dir, "artifacts", key, safe, what="artifact"), str(text))
+        path = inside(self.runs_dir, f"{key}.json", what="run key")
         atomic_write_text(path, json.dumps(_clean(row), sort_keys=True))
         return path
 
     # -- reading -------------------------------------------------------------------------
     @staticmethod
     def _read_row(path: Path) -> dict | None:
-        """The row stored in ``path``, or None when it cannot be read, is not JSON or is not a row object."""
+        """The row stored in ``path``, or None when it cannot be read, is not JSON, is not a row object,
+        or is the row of another run (its ``run_key`` is not the file's name: a copied or moved file,
+        ignored with a :class:`RowKeyWarning` so that its run is computed again and the row is not
+        counted twice)."""
         try:
             row = json.loads(path.read_text())
         except (OSError, ValueError, UnicodeDecodeError):
             return None
-        return row if isinstance(row, dict) and "run_key" in row else None
+        if not (isinstance(row, dict) and "run_key" in row):
+            return None
+        if str(row["run_key"]) != path.stem:
+            warnings.warn(f"ignoring {path}: it holds the row of run {row['run_key']} ({row.get('run_name')}), "
+                          f"not of run {path.stem}; that run is computed again", RowKeyWarning, stacklevel=3)
+            return None
+        return row
 
     def status_of(self, key: str) -> str | None:
         """``"ok"``, ``"failed"`` or None (never run, or its row file is unreadable: run again)."""
@@ -232,8 +255,14 @@ class ResultStore:
         path = self.out_dir / "results.parquet"
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        _to_parquet(df, tmp)
-        os.replace(tmp, path)
+        try:
+            _to_parquet(df, tmp)
+            os.replace(tmp, path)
+        finally:
+            try:  # a failed write (full or read-only disk) leaves no temporary file behind
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
         return path
 
 

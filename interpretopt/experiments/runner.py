@@ -12,8 +12,11 @@
   Each run executes with one thread in every native thread pool (BLAS, OpenMP: a floating-point
   sum split over threads rounds differently, and an unconverged fit amplifies it), whether it
   runs in-process, in a loky worker or on Dask; parallelism is across runs.
-* Black boxes are fitted once per (dataset, model, train rows, labels): cached in memory per
-  process and on disk (joblib) under ``<out>/blackbox/``, shared by runs and methods.
+* Black boxes are fitted once per (dataset, model, train rows, labels) and process: cached in
+  memory, shared by runs and methods, never written to disk (a fitted model can only be stored
+  as a pickle, and nothing read from a results folder may run code); another process refits the
+  same model from the same hashed seed. Caches on disk hold data only, verified by a content
+  hash (:mod:`interpretopt.experiments._datacache`).
 * Anything else a task wants to share between runs (a rule set fitted once and compared with
   several others, a tree grown once and truncated at several depths, out-of-fold
   predictions) goes through ``ctx.memo(name, make, **deps)``: one in-process cache owned by
@@ -57,6 +60,7 @@ from typing import Any
 import numpy as np
 
 from interpretopt._threads import single_thread
+from interpretopt.experiments._paths import inside
 from interpretopt.experiments.config import (
     DatasetSpec,
     ExperimentConfig,
@@ -65,6 +69,9 @@ from interpretopt.experiments.config import (
     expand_params,
     format_value,
 )
+from interpretopt.exceptions import InterpretoptError
+from interpretopt.experiments._claims import DEFAULT_MAX_AGE, ClaimBook
+from interpretopt.experiments._plansize import check_plan_size, max_runs_limit
 from interpretopt.experiments.results import RESERVED_COLUMNS, ResultStore, atomic_write_text, provenance
 
 __all__ = [
@@ -87,6 +94,8 @@ __all__ = [
     "clear_caches",
     "memo_stats",
     "digest",
+    "OutputError",
+    "check_n_jobs",
 ]
 
 SPECIAL_KEYS = ("solver", "status", "objective", "bound", "gap")
@@ -477,8 +486,10 @@ class RunContext:
         ``y`` (labels of the training rows, or of every row) replaces ``self.y``; ``features``
         (a matrix of every row, e.g. a binarization of the data) replaces ``self.X``, and the
         model then predicts from that matrix. Cached per (dataset content, model, train rows,
-        labels, features' content when given) in memory and under ``<out>/blackbox/``; seeded
-        by hashing (config seed, dataset, model, train rows), whatever the features.
+        labels, features' content when given) in memory, per process; never on disk (a fitted model
+        is code to unpickle, and a results folder must hold data only), so another process fits it
+        again, identically: it is seeded by hashing (config seed, dataset, model, train rows),
+        whatever the features.
         """
         idx = np.arange(self.n_samples) if train_idx is None else np.asarray(train_idx)
         if idx.dtype == bool:
@@ -509,20 +520,8 @@ class RunContext:
         if model is not None:
             self._note_fingerprint(name, key, model, X)
             return model
-        path = Path(self._env.out_dir) / "blackbox" / f"{name}-{key}.joblib" if self._env.out_dir else None
-        model = None
-        if path is not None and path.is_file():
-            import joblib
-
-            try:
-                model = joblib.load(path)
-            except Exception:
-                model = None
-        if model is None:
-            rs = hash_seed("blackbox", self._env.config_seed, self.dataset_label, name, rows_hash)
-            model = _fit_model(name, X[idx], labels, rs)
-            if path is not None:
-                _dump_atomic(model, path)
+        rs = hash_seed("blackbox", self._env.config_seed, self.dataset_label, name, rows_hash)
+        model = _fit_model(name, X[idx], labels, rs)
         with _LOCK:
             _BLACKBOXES[key] = model
             while len(_BLACKBOXES) > _MAX_BLACKBOXES:
@@ -565,18 +564,6 @@ class RunContext:
             out.setdefault(name, []).append(fp)
         return {k: v[0] if len(v) == 1 else hashlib.sha1("|".join(v).encode()).hexdigest()[:12]
                 for k, v in out.items()}
-
-
-def _dump_atomic(obj: Any, path: Path) -> None:
-    import joblib
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        joblib.dump(obj, tmp)
-        os.replace(tmp, path)
-    except OSError:  # a worker that cannot write the output directory keeps the model in memory only
-        pass
 
 
 # ----------------------------------------------------------------------------- planning
@@ -727,16 +714,17 @@ def select_pairs(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv) -> list
     combos = list(itertools.combinations(cands, 2))
     if ps.select == "all":
         return [(p, "") for p in combos]
-    cache = None
+    from interpretopt.experiments._datacache import load_json, save_json
+
+    cache = cache_key = None
     if env.out_dir:
         tag = hash_seed("pairs", env.config_hash, ds.label, cands, ps.test_size, bits=48)
-        cache = Path(env.out_dir) / "pairs" / f"{ds.label}-{tag:012x}.json"
-    acc = None
-    if cache is not None and cache.is_file():
-        try:
-            acc = json.loads(cache.read_text())["accuracy"]
-        except (OSError, ValueError, KeyError):
-            acc = None
+        cache_key = f"pairs|{env.config_hash}|{ds.label}|{tag:012x}"
+        cache = inside(env.out_dir, "pairs", f"{_file_stem(ds.label)}-{tag:012x}.json", what="dataset label")
+    acc = load_json(cache, cache_key) if cache is not None else None
+    if not (isinstance(acc, dict) and set(acc) == set(cands)
+            and all(isinstance(v, (int, float)) for v in acc.values())):
+        acc = None
     if acc is None:
         ctx = _planning_context(config, ds, env)
         train, test = ctx.split(test_size=ps.test_size, key="pair_selection", rep=0)
@@ -745,7 +733,7 @@ def select_pairs(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv) -> list
             model = ctx.black_box(m, train)
             acc[m] = float(np.mean(np.asarray(model.predict(ctx.X[test])) == ctx.y[test]))
         if cache is not None:
-            atomic_write_text(cache, json.dumps({"dataset": ds.label, "accuracy": acc}, indent=1))
+            save_json(cache, cache_key, acc)
 
     def ordered(p):
         a, b = p
@@ -762,6 +750,13 @@ def select_pairs(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv) -> list
     return [(hi, "max"), (lo, "min")]
 
 
+def _file_stem(label: str) -> str:
+    """A dataset label as part of a cache file name (labels such as ``adult(drop_duplicates=True)``)."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", label).strip("._") or "dataset"
+
+
 def _select_safe(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv):
     try:
         return select_pairs(config, ds, env), None
@@ -769,13 +764,17 @@ def _select_safe(config: ExperimentConfig, ds: DatasetSpec, env: RunEnv):
         return None, f"{type(e).__name__}: {e}"
 
 
-def plan_runs(config: ExperimentConfig, *, out_dir=None, data_dir=None, n_jobs: int = 1) -> list[RunSpec]:
+def plan_runs(config: ExperimentConfig, *, out_dir=None, data_dir=None, n_jobs: int = 1,
+              max_runs: int | None = None) -> list[RunSpec]:
     """Every run of the config, in a deterministic order (dataset, models, method, params, rep).
 
     Pair selection (``pairs.select``) needs the data and fits the candidate models (over the
     datasets in parallel when ``n_jobs > 1``); when it fails (e.g. the dataset file is absent)
     the dataset's runs are planned with the error and recorded as failed when executed.
+    A plan of more than ``max_runs`` runs (default ``$INTERPRETOPT_MAX_RUNS`` or 100,000) is
+    refused before anything is built (:func:`~._plansize.check_plan_size`).
     """
+    check_plan_size(config, max_runs)
     env = RunEnv.from_config(config, out_dir, data_dir)
     runs: list[RunSpec] = []
     selected: dict[str, tuple] = {}
@@ -944,15 +943,55 @@ class RunReport:
     n_failed: int
     wall_time: float
     failed: list[str] = field(default_factory=list)
+    n_claimed_elsewhere: int = 0  # runs another live process had claimed: computed there, not here
 
     def summary(self) -> str:
-        s = (f"{self.n_runs} runs: {self.n_skipped} already done, {self.n_ok} ok, {self.n_failed} failed "
+        elsewhere = (f"{self.n_claimed_elsewhere} claimed by another process, "
+                     if self.n_claimed_elsewhere else "")
+        s = (f"{self.n_runs} runs: {self.n_skipped} already done, {elsewhere}{self.n_ok} ok, {self.n_failed} failed "
              f"in {self.wall_time:.1f} s; results in {self.out_dir}")
         if self.failed:
             s += "\nfailed runs:\n" + "\n".join(f"  {f}" for f in self.failed[:20])
             if len(self.failed) > 20:
                 s += f"\n  ... and {len(self.failed) - 20} more (see run_status/error in the results)"
         return s
+
+
+class OutputError(InterpretoptError):
+    """The output directory cannot be written (read-only, full, or not a directory)."""
+
+
+class _WriteFailed(Exception):
+    """An ``OSError`` while writing ``what`` (internal: turned into one :class:`OutputError` line)."""
+
+    def __init__(self, what: str, exc: OSError) -> None:
+        super().__init__(what)
+        self.what, self.exc = what, exc
+
+
+def _writing(what: str, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)``; an ``OSError`` becomes :class:`_WriteFailed` naming ``what``."""
+    try:
+        return fn(*args, **kwargs)
+    except OSError as exc:
+        raise _WriteFailed(what, exc) from exc
+
+
+def check_n_jobs(n_jobs: Any) -> int:
+    """``n_jobs`` when it is a positive number of worker processes or -1 (all cores); else :class:`InputError`."""
+    from interpretopt.exceptions import InputError
+
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or not (n_jobs >= 1 or n_jobs == -1):
+        raise InputError(f"n_jobs must be a number of worker processes >= 1, or -1 for all cores, got {n_jobs!r}")
+    return int(n_jobs)
+
+
+def _check_positive(value: Any, what: str) -> float:
+    from interpretopt.exceptions import InputError
+
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise InputError(f"{what} must be a positive number of seconds, got {value!r}")
+    return float(value)
 
 
 def run_experiment(
@@ -968,8 +1007,14 @@ def run_experiment(
     runs: list[RunSpec] | None = None,
     batch_size: int | str = "auto",
     scheduler_timeout: float = 10.0,
+    max_runs: int | None = None,
+    claim_max_age: float = DEFAULT_MAX_AGE,
 ) -> RunReport:
     """Execute every run of ``config`` that is not stored yet, then consolidate the results.
+
+    Each run is claimed in ``<out>/claims/`` before it is computed (:mod:`._claims`): processes
+    (and Dask clients) sharing an output directory split the runs, and a run claimed by another
+    live process is left to it (counted in :attr:`RunReport.n_claimed_elsewhere`).
 
     Parameters
     ----------
@@ -983,7 +1028,7 @@ def run_experiment(
         Address of a Dask scheduler (``tcp://host:8786``) or a client: runs go to that
         cluster through joblib's ``dask`` backend (``n_jobs`` is then ignored).
     force : bool, default=False
-        Rerun runs already stored.
+        Rerun runs already stored (each once: a run another process stored during this call is kept).
     retry_failed : bool, default=True
         Rerun runs stored as failed.
     data_dir : path-like, optional
@@ -993,7 +1038,14 @@ def run_experiment(
     runs : list of RunSpec, optional
         A subset of :func:`plan_runs` to execute (default: all).
     scheduler_timeout : float, default=10
-        Seconds to wait for the Dask scheduler before giving up with an error that names it.
+        Seconds to wait for the Dask scheduler, and for a worker when the cluster has none left,
+        before giving up with an error that says so.
+    max_runs : int, optional
+        Refuse a plan of more runs (default ``$INTERPRETOPT_MAX_RUNS`` or 100,000), counted
+        before anything is built.
+    claim_max_age : float, default=86400
+        Seconds after which another process's claim on a run is stale and taken over (a claim of
+        a process that is gone, on this host, is taken over at once).
 
     Returns
     -------
@@ -1002,76 +1054,212 @@ def run_experiment(
     Raises
     ------
     InputError
-        ``n_jobs`` is not a positive number of processes or -1 (or another negative count
-        of "all cores but k", as joblib reads it).
+        ``n_jobs`` is not a positive number of processes or -1, a time-out is not positive, or
+        the plan exceeds ``max_runs`` (:class:`~._plansize.PlanTooLargeError`).
+    OutputError
+        The output directory cannot be written (read-only, full): one line saying what could not
+        be written, where, and how many runs are stored; the runs finished before are kept.
     InterpretoptError
-        The scheduler cannot be reached within ``scheduler_timeout`` seconds.
+        The scheduler cannot be reached, the cluster has had no worker for ``scheduler_timeout``
+        seconds, or the scheduler was lost.
     """
-    from interpretopt.exceptions import InputError
-
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
-        raise InputError(f"n_jobs must be a number of worker processes >= 1, or -1 for all cores, got {n_jobs!r}")
-    if isinstance(scheduler_timeout, bool) or not isinstance(scheduler_timeout, (int, float)) or scheduler_timeout <= 0:
-        raise InputError(f"scheduler_timeout must be a positive number of seconds, got {scheduler_timeout!r}")
+    check_n_jobs(n_jobs)
+    _check_positive(scheduler_timeout, "scheduler_timeout")
+    _check_positive(claim_max_age, "claim_max_age")
+    if runs is None:
+        check_plan_size(config, max_runs)
+    elif len(runs) > max_runs_limit(max_runs):
+        check_plan_size(config, max_runs)
     t_start = time.perf_counter()
     client, own_client = _connect(scheduler, scheduler_timeout) if scheduler is not None else (None, False)
-    _forget_failed_loads()
-    out = (Path(out_dir) if out_dir is not None else default_out_dir(config)).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    store = ResultStore(out)
-    env = RunEnv.from_config(config, out, data_dir)
-    atomic_write_text(out / "experiment.json", json.dumps(
-        {"name": config.name, "config": config.path, "config_hash": config.config_hash, "smoke": config.is_smoke,
-         "scale": config.scale, "execution": config.execution_dict()}, indent=1, sort_keys=True, default=str))
-    all_runs = plan_runs(config, out_dir=out, data_dir=data_dir, n_jobs=n_jobs if scheduler is None else 1) \
-        if runs is None else list(runs)
-    done = {} if force else store.statuses()
-    skip = {"ok"} if retry_failed else {"ok", "failed"}
-    pending = [r for r in all_runs if done.get(r.key) not in skip]
-    report = RunReport(out, len(all_runs), len(all_runs) - len(pending), 0, 0, 0.0)
-    if progress is None:
-        progress = sys.stderr.isatty()
-    bar = None
-    if progress and pending:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(pending), unit="run", desc=config.name, dynamic_ncols=True)
-    workers = 1
-    results: Any = ()
     try:
-        if not pending:
-            results = ()
-        elif scheduler is not None:
-            results, workers = _dask_results(pending, env, client, batch_size)
-        elif n_jobs == 1 or len(pending) <= 1:
-            results = ([execute_run(s, env)] for s in pending)
-        else:
-            import joblib
-
-            workers = joblib.effective_n_jobs(n_jobs)
-            results = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=batch_size)(
-                joblib.delayed(execute_runs)(u, env) for u in work_units(pending, workers))
-        for row, artifacts in itertools.chain.from_iterable(results):
-            store.write(row, artifacts)
-            if row["run_status"] == "ok":
-                report.n_ok += 1
-            else:
-                report.n_failed += 1
-                report.failed.append(f"{row['run_name']}: {row['error']}")
-            if bar is not None:
-                remaining = len(pending) - report.n_ok - report.n_failed
-                bar.set_postfix(ok=report.n_ok, failed=report.n_failed, running=min(workers, remaining), refresh=False)
-                bar.update(1)
+        _forget_failed_loads()
+        out = (Path(out_dir) if out_dir is not None else default_out_dir(config)).resolve()
+        ex = _Execution(config, out, data_dir, force, retry_failed, claim_max_age)
+        try:
+            _writing(f"the output directory {out}", ex.prepare)
+            all_runs = plan_runs(config, out_dir=out, data_dir=data_dir, n_jobs=n_jobs if scheduler is None else 1,
+                                 max_runs=max_runs) if runs is None else list(runs)
+            ex.start(all_runs)
+            ex.execute(n_jobs, client, batch_size, scheduler_timeout, progress)
+        except _WriteFailed as failure:
+            raise OutputError(ex.write_failure(failure)) from None
+        finally:
+            ex.report.wall_time = time.perf_counter() - t_start
     finally:
-        if hasattr(results, "close"):
-            results.close()  # stops remaining work
         if own_client:
             client.close()  # the Dask client this call opened
-        if bar is not None:
-            bar.close()
-        store.consolidate()
-        report.wall_time = time.perf_counter() - t_start
-    return report
+    return ex.report
+
+
+class _Execution:
+    """The state of one :func:`run_experiment` call: its store, claims, pending runs and report."""
+
+    def __init__(self, config, out: Path, data_dir, force: bool, retry_failed: bool, claim_max_age: float):
+        self.config, self.out, self.force = config, out, force
+        self.store = ResultStore(out)
+        self.claims = ClaimBook(out, claim_max_age)
+        self.env = RunEnv.from_config(config, out, data_dir)
+        self.skip = {"ok"} if retry_failed else {"ok", "failed"}
+        self.seen: dict = {}
+        self.all_runs: list[RunSpec] = []
+        self.pending: list[RunSpec] = []
+        self.report = RunReport(out, 0, 0, 0, 0, 0.0)
+        self._lock = threading.Lock()
+
+    def prepare(self) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+        config = self.config
+        atomic_write_text(self.out / "experiment.json", json.dumps(
+            {"name": config.name, "config": config.path, "config_hash": config.config_hash,
+             "smoke": config.is_smoke, "scale": config.scale, "execution": config.execution_dict()},
+            indent=1, sort_keys=True, default=str))
+
+    def start(self, all_runs: list[RunSpec]) -> None:
+        self.all_runs = all_runs
+        done = {} if self.force else self.store.statuses()
+        if self.force and self.store.runs_dir.is_dir():  # the row files as they were: a new one is another's
+            self.seen = {p.stem: self._stamp(p) for p in self.store.runs_dir.glob("*.json")}
+        self.pending = [r for r in all_runs if done.get(r.key) not in self.skip]
+        self.report.n_runs = len(all_runs)
+        self.report.n_skipped = len(all_runs) - len(self.pending)
+
+    def _done_meanwhile(self, key: str) -> bool:
+        """Stored by another process since this call read the folder (checked once the run is claimed)."""
+        path = self.store.runs_dir / f"{key}.json"
+        row = self.store._read_row(path) if path.is_file() else None
+        if row is None or row.get("run_status") not in self.skip:
+            return False
+        return not self.force or self._stamp(path) != self.seen.get(key)
+
+    @staticmethod
+    def _stamp(path: Path):
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        return st.st_ino, st.st_mtime_ns
+
+    def claim(self, unit: list[RunSpec]) -> list[RunSpec]:
+        """The runs of ``unit`` this process claims and still has to compute (called as units are sent)."""
+        mine = []
+        for r in unit:
+            if not _writing(f"the claim of run {r.name}", self.claims.claim, r.key):
+                with self._lock:
+                    self.report.n_claimed_elsewhere += 1
+            elif self._done_meanwhile(r.key):
+                self.claims.release(r.key)
+                with self._lock:
+                    self.report.n_skipped += 1
+            else:
+                mine.append(r)
+        return mine
+
+    def record(self, row: dict, artifacts: dict) -> None:
+        _writing(f"the row of run {row['run_name']}", self.store.write, row, artifacts)
+        self.claims.release(row["run_key"])
+        if row["run_status"] == "ok":
+            self.report.n_ok += 1
+        else:
+            self.report.n_failed += 1
+            self.report.failed.append(f"{row['run_name']}: {row['error']}")
+
+    def execute(self, n_jobs: int, client, batch_size, scheduler_timeout: float, progress) -> None:
+        bar = _progress_bar(self.config.name, len(self.pending), progress)
+        results: Any = ()
+        watchdog = None
+        failed = True
+        try:
+            results, workers, watchdog = self._results(n_jobs, client, batch_size, scheduler_timeout)
+            for unit in _consume(results, watchdog):
+                for row, artifacts in unit:
+                    self.record(row, artifacts)
+                    _advance(bar, self.report, len(self.pending), workers)
+            failed = False
+        finally:
+            if watchdog is not None:
+                watchdog.stop()
+            if hasattr(results, "close"):
+                results.close()  # stops remaining work
+            if bar is not None:
+                bar.close()
+            self.claims.release_all()  # runs in flight when stopped: free for the next process
+            self._consolidate(quiet=failed)
+
+    def _results(self, n_jobs, client, batch_size, scheduler_timeout):
+        pending = self.pending
+        if not pending:
+            return (), 1, None
+        if client is not None:
+            return _dask_results(pending, self, client, batch_size, scheduler_timeout)
+        if n_jobs == 1 or len(pending) <= 1:
+            return ([execute_run(s, self.env)] for s in pending if self.claim([s])), 1, None
+        import joblib
+
+        workers = joblib.effective_n_jobs(n_jobs)
+        units = (mine for u in work_units(pending, workers) if (mine := self.claim(u)))
+        gen = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=batch_size)(
+            joblib.delayed(execute_runs)(u, self.env) for u in units)
+        return gen, workers, None
+
+    def _consolidate(self, quiet: bool) -> None:
+        try:
+            self.store.consolidate()
+        except OSError as exc:
+            if not quiet:  # with another failure on its way out, that one is the news
+                raise _WriteFailed("results.parquet", exc) from exc
+
+    def write_failure(self, failure: _WriteFailed) -> str:
+        """One line: what could not be written, where, why, and how many runs are stored."""
+        exc = failure.exc
+        why = exc.strerror or type(exc).__name__
+        keys = {r.key for r in self.all_runs}
+        try:
+            stored = sum(1 for k, s in self.store.statuses().items() if k in keys and s in self.skip)
+        except OSError:
+            stored = self.report.n_skipped
+        return (f"cannot write {failure.what} in {self.out}: {why}"
+                f"{f' ({exc.filename})' if exc.filename else ''}; {stored} of {len(self.all_runs) or '?'} "
+                f"runs are stored there ({self.report.n_ok + self.report.n_failed} by this call); make room or "
+                "make it writable and run the same command again to resume")
+
+
+def _progress_bar(name: str, total: int, progress):
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if not (progress and total):
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="run", desc=name, dynamic_ncols=True)
+
+
+def _advance(bar, report: RunReport, total: int, workers: int) -> None:
+    if bar is None:
+        return
+    remaining = total - report.n_ok - report.n_failed
+    bar.set_postfix(ok=report.n_ok, failed=report.n_failed, running=min(workers, remaining), refresh=False)
+    bar.update(1)
+
+
+def _consume(results, watchdog):
+    """Yield the units of ``results``; a Dask failure becomes a clear :class:`InterpretoptError`."""
+    if watchdog is None:
+        yield from results
+        return
+    try:
+        for unit in results:
+            yield unit
+            watchdog.check()
+    except (_WriteFailed, KeyboardInterrupt, InterpretoptError):
+        raise
+    except Exception as exc:
+        watchdog.check()  # the cluster lost every worker for too long: that is the reason
+        raise InterpretoptError(
+            f"lost the Dask scheduler at {watchdog.address} ({type(exc).__name__}"
+            f"{': ' + str(exc).splitlines()[0] if str(exc) else ''}); the runs finished before are stored: "
+            "restart the scheduler (or run locally with --n-jobs) and run the same command again") from None
+    watchdog.check()
 
 
 def _connect(scheduler, timeout: float):
@@ -1082,7 +1270,7 @@ def _connect(scheduler, timeout: float):
         raise ImportError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from e
     if isinstance(scheduler, Client):
         return scheduler, False
-    from interpretopt.exceptions import InputError, InterpretoptError
+    from interpretopt.exceptions import InputError
 
     if not isinstance(scheduler, str) or not scheduler.strip():
         raise InputError(f"scheduler must be a Dask scheduler address such as tcp://host:8786, got {scheduler!r}")
@@ -1095,17 +1283,78 @@ def _connect(scheduler, timeout: float):
             "address (tcp://host:8786) and that the scheduler is running, or run locally with --n-jobs") from None
 
 
-def _dask_results(pending, env, client, batch_size):
+class _Watchdog:
+    """Watches a Dask cluster while runs are on it: no worker for ``timeout`` seconds stops the run.
+
+    A thread polls the scheduler every ``poll`` seconds (clock: :func:`interpretopt._clock.monotonic`);
+    when it has had no worker for ``timeout`` seconds, it records why and cancels the client's
+    futures, so that the runner stops waiting and raises that reason; when the scheduler stops
+    answering it records that too.
+    """
+
+    def __init__(self, client, timeout: float, poll: float = 0.5) -> None:
+        self.client, self.timeout, self.poll = client, timeout, poll
+        self.address = getattr(client, "scheduler", None) and getattr(client.scheduler, "address", None) or "?"
+        self.reason: str | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="interpretopt-dask-watchdog", daemon=True)
+        self._thread.start()
+
+    def _n_workers(self) -> int | None:
+        try:
+            return len(self.client.scheduler_info().get("workers", {}))
+        except Exception:
+            return None
+
+    def _watch(self) -> None:
+        from interpretopt._clock import monotonic
+
+        since = None
+        while not self._stop.wait(self.poll):
+            n = self._n_workers()
+            if n:
+                since = None
+                continue
+            since = monotonic() if since is None else since
+            if monotonic() - since >= self.timeout:
+                self.reason = (f"the Dask cluster at {self.address} has had no worker for {self.timeout:g} s "
+                               "(--scheduler-timeout); the runs finished before are stored: start workers (or run "
+                               "locally with --n-jobs) and run the same command again")
+                self._cancel()
+                return
+
+    def _cancel(self) -> None:
+        try:
+            futures = list(getattr(self.client, "futures", {}).keys())
+            self.client.cancel(futures, force=True)
+        except Exception:
+            pass
+        try:
+            self.client.close(timeout=2)
+        except Exception:
+            pass
+
+    def check(self) -> None:
+        if self.reason is not None:
+            raise InterpretoptError(self.reason)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def _dask_results(pending, ex: "_Execution", client, batch_size, scheduler_timeout: float):
     import joblib
 
     workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()))
+    watchdog = _Watchdog(client, scheduler_timeout)
 
     def gen():
+        units = (mine for u in work_units(pending, workers) if (mine := ex.claim(u)))
         with joblib.parallel_config(backend="dask"):
             yield from joblib.Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=batch_size)(
-                joblib.delayed(execute_runs)(u, env) for u in work_units(pending, workers))
+                joblib.delayed(execute_runs)(u, ex.env) for u in units)
 
-    return gen(), workers
+    return gen(), workers, watchdog
 
 
 def work_units(runs: list[RunSpec], workers: int, *, min_units_per_worker: int = 2) -> list[list[RunSpec]]:

@@ -20,10 +20,11 @@ One run = one repetition (a train/test split) of one configuration on one datase
      their generalization gaps (train minus test consistency, in percent, eq. 13).
 
    Shared work (Section 5.1's grid re-uses it): the black box's scores of a split are
-   computed once and kept (``<out>/abbr-cache/``, a few hundred kB per split, instead of the
-   fitted forest); the rule pool R~ depends only on (split, L) and the filtered conditions
-   C~ only on the split, so each is built once (seeded by the split and L, not by the run)
-   and shared by every s, M and K. ``time_pool`` is the build time of a run that built its
+   computed once and kept (``<out>/abbr-cache/*.npz``, arrays only, verified by a content hash;
+   a few hundred kB per split, instead of the fitted forest); the rule pool R~ depends only on
+   (split, L) and the filtered conditions C~ only on the split, so each is built once per
+   process (seeded by the split and L, not by the run; kept in memory, not on disk) and shared
+   by every s, M and K. ``time_pool`` is the build time of a run that built its
    pool, ``time_pool_shared`` the build time of a pool it reused.
 3. Metrics on the test rows: ``abbr_at_s``, ``optimality_ratio`` (eq. 12), ``support``,
    ``abbr``; on the train rows: ``abbr_at_s_train``, ``optimality_ratio_train``; sizes of
@@ -233,48 +234,55 @@ def _discrete_indices(Xtr: np.ndarray, discrete, names: list[str], cats: list[in
     return [int(j) for j in np.flatnonzero(_discrete(Xtr, discrete, names, cats, max_values))]
 
 
-def _cached(ctx, kind: str, make, **deps):
-    """``make()`` once per key: in this process (``ctx.memo``) and, when the run writes an output
-    directory, in ``<out>/abbr-cache/<kind>-<key>.pkl`` for every later process or worker.
-
-    The key hashes the dataset (label, rows and values of X and y), the config seed and
-    ``deps``; ``make`` must be a pure function of them (its randomness from ``ctx.seed_for``).
-    """
+def _cache_key(ctx, kind: str, deps: dict) -> str:
+    """SHA-1 key of a shared value: the dataset (label, rows and values of X and y), the config seed and ``deps``."""
     import hashlib
     import json
-    import os
-    import pickle
 
     from interpretopt.experiments.runner import digest
 
     # the data's digests are computed once per process (a digest is its own digest, so the key is
     # that of digest([kind, label, seed, ctx.X, ctx.y, deps]))
     dx, dy = ctx.memo("abbr/data-digest", lambda: (digest(ctx.X), digest(ctx.y)))
-    key = hashlib.sha1(json.dumps(digest([kind, ctx.dataset_label, ctx.seed_for("abbr-cache"), dx, dy,
-                                          deps]), sort_keys=True).encode()).hexdigest()[:24]
+    return hashlib.sha1(json.dumps(digest([kind, ctx.dataset_label, ctx.seed_for("abbr-cache"), dx, dy,
+                                           deps]), sort_keys=True).encode()).hexdigest()[:24]
+
+
+def _cached(ctx, kind: str, make, **deps):
+    """``make()`` once per key and process (``ctx.memo``): the rule pool R~ and the condition table C~.
+
+    These are objects, not arrays, so they are not written to the output directory (a results
+    folder must hold data only, never a pickle): a process that needs one builds it again, seeded
+    by the split, so every process builds the same one. ``make`` must be a pure function of the
+    key (its randomness from ``ctx.seed_for``).
+    """
+    return ctx.memo(f"abbr/{kind}", make, key=_cache_key(ctx, kind, deps))
+
+
+def _cached_scores(ctx, make, **deps):
+    """The black box's scores of a split (two arrays and the fit seconds): once per key and process, and
+    in ``<out>/abbr-cache/scores-<key>.npz`` for every later process or worker.
+
+    The file holds arrays only (read with ``allow_pickle=False``) and the SHA-256 of its key and
+    contents; a file that is not such data, or fails its hash, is ignored with a warning and the
+    scores are recomputed (see :mod:`interpretopt.experiments._datacache`).
+    """
+    from interpretopt.experiments._datacache import load_arrays, save_arrays
+
+    key = _cache_key(ctx, "scores", deps)
     out_dir = getattr(ctx, "out_dir", None)
-    path = out_dir / "abbr-cache" / f"{kind}-{key}.pkl" if out_dir else None
+    path = out_dir / "abbr-cache" / f"scores-{key}.npz" if out_dir else None
 
     def load_or_make():
-        if path is not None and path.is_file():
-            try:
-                with open(path, "rb") as fh:
-                    return pickle.load(fh)
-            except Exception:
-                pass
-        value = make()
+        stored = load_arrays(path, key) if path is not None else None
+        if stored is not None and {"search", "test", "seconds"} <= set(stored):
+            return stored["search"], stored["test"], float(stored["seconds"])
+        search, test, seconds = make()
         if path is not None:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-                with open(tmp, "wb") as fh:
-                    pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(tmp, path)
-            except OSError:
-                pass
-        return value
+            save_arrays(path, key, {"search": search, "test": test, "seconds": np.float64(seconds)})
+        return search, test, seconds
 
-    return ctx.memo(f"abbr/{kind}", load_or_make, key=key)
+    return ctx.memo("abbr/scores", load_or_make, key=key)
 
 
 def _split_scores(ctx, model_name: str, bb_rows, search_rows, test):
@@ -291,7 +299,7 @@ def _split_scores(ctx, model_name: str, bb_rows, search_rows, test):
         model.fit(ctx.X[bb_rows], ctx.y[bb_rows])
         return _scores(model, ctx.X[search_rows]), _scores(model, ctx.X[test]), time.process_time() - t0
 
-    return _cached(ctx, "scores", make, model=model_name, bb=bb_rows, search=search_rows, test=test)
+    return _cached_scores(ctx, make, model=model_name, bb=bb_rows, search=search_rows, test=test)
 
 
 def _baseline_counts(est) -> dict:
