@@ -68,6 +68,15 @@ def _add_scale_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--datasets", type=_labels, default=None, metavar="LABEL[,LABEL...]",
                    help="only these datasets of the config (its dataset labels); the runs are the whole "
                         "config's runs, stored in its directory and reused by a later run of all of it")
+    _add_trust_options(p)
+
+
+def _add_trust_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--allow-import", action="store_true",
+                   help="accept methods named as module:function in the config (imports and calls that code: "
+                        "only for a config you trust)")
+    p.add_argument("--max-runs", type=int, default=None, metavar="N",
+                   help="refuse a plan of more than N runs (default $INTERPRETOPT_MAX_RUNS or 100000)")
 
 
 def _n_jobs(text: str) -> int:
@@ -187,7 +196,8 @@ def _load(args):
         if scale not in (None, "smoke"):
             raise ConfigError(args.config, [f"--smoke contradicts --scale {scale}; give one of them"])
         scale = "smoke"
-    config = load_config(resolve_config_path(args.config), scale=scale)
+    config = load_config(resolve_config_path(args.config), scale=scale,
+                         allow_import=getattr(args, "allow_import", False), max_runs=getattr(args, "max_runs", None))
     if getattr(args, "seed", None) is not None:
         config = config.with_seed(args.seed)
     if getattr(args, "datasets", None) is not None:
@@ -223,7 +233,8 @@ def _run(args, config) -> tuple[int, Path]:
     out = _out_dir(args, config)
     rep = run_experiment(config, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
                          data_dir=getattr(args, "data_dir", None), progress=False if args.quiet else None,
-                         scheduler_timeout=getattr(args, "scheduler_timeout", 10.0))
+                         scheduler_timeout=getattr(args, "scheduler_timeout", 10.0),
+                         max_runs=getattr(args, "max_runs", None))
     print(rep.summary())
     return (1 if rep.n_failed else 0), out
 

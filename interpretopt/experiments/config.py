@@ -715,11 +715,50 @@ def find_configs(root: str | os.PathLike | None = None) -> list[Path]:
     return out
 
 
+class _DuplicateKey(yaml.YAMLError):
+    def __init__(self, key: Any, line: int, first: int) -> None:
+        super().__init__(f"duplicate key {key!r} at line {line} (first given at line {first}); give each key once")
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a mapping giving the same key twice (YAML keeps the last silently)."""
+
+
+def _unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    first: dict = {}
+    for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            continue
+        k = loader.construct_object(key_node, deep=True)
+        try:
+            seen = first.get(k)
+        except TypeError:  # an unhashable key: the base constructor says so
+            continue
+        if seen is not None:
+            raise _DuplicateKey(k, key_node.start_mark.line + 1, seen)
+        first[k] = key_node.start_mark.line + 1
+    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _unique_mapping)
+
+
+def read_yaml_text(text: str, where: str = "<string>") -> Any:
+    """Parse YAML text as :func:`load_config` does (safe types only, duplicate keys refused)."""
+    try:
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    except _DuplicateKey as e:
+        raise ConfigError(where, [str(e)]) from None
+
+
 def _read_yaml(path: Path) -> Any:
-    """The YAML document of ``path``; a syntax error is a ConfigError naming the file, line and column."""
+    """The YAML document of ``path``; a syntax error is a ConfigError naming the file, line and column,
+    and so is a key given twice in one mapping."""
     try:
         with open(path, encoding="utf-8") as f:
-            return yaml.safe_load(f)
+            return yaml.load(f, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    except _DuplicateKey as e:
+        raise ConfigError(str(path), [str(e)]) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
@@ -729,9 +768,19 @@ def _read_yaml(path: Path) -> Any:
 
 
 def load_preset(name: str, root: str | os.PathLike | None = None) -> tuple[str, dict]:
-    """Read ``configs/solvers/<name>.yaml`` and return ``(solver, settings)``."""
+    """Read ``configs/solvers/<name>.yaml`` and return ``(solver, settings)``.
+
+    ``name`` is a file stem inside ``configs/solvers`` (``highs_fast``): a path (``../../x``) is
+    refused with the offending value, so a config cannot read a YAML file from anywhere.
+    """
+    from interpretopt.experiments._paths import PathEscapeError, check_name, inside
+
     root = Path(root) if root is not None else configs_root()
-    path = root / "solvers" / f"{name}.yaml"
+    try:
+        path = inside(root / "solvers", check_name(name, "preset") + ".yaml", what="preset")
+    except PathEscapeError as e:
+        raise ConfigError(str(root / "solvers"), [f"{e}; name a preset file in {root / 'solvers'} by its stem"]) \
+            from None
     if not path.is_file():
         valid = sorted(p.stem for p in (root / "solvers").glob("*.yaml"))
         raise ConfigError(str(path), [f"unknown solver preset {name!r}; valid presets: {', '.join(valid) or '(none)'}"])
@@ -952,7 +1001,55 @@ def _known_datasets() -> list[str] | None:
         return None
 
 
-def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) -> ExperimentConfig:
+IMPORT_OPT_IN = "--allow-import (load_config(..., allow_import=True) / parse_config(..., allow_import=True))"
+
+
+def _check_imports(c: Checker, raw: dict, methods: list, allow_import: bool) -> None:
+    """A ``module:function`` method imports and calls code the config names: only by explicit opt-in."""
+    if allow_import:
+        return
+    for i, m in enumerate(methods):
+        if m.method and ":" in m.method and not m.method.startswith(":"):
+            mod, _, fn = m.method.partition(":")
+            c.add("method" if "method" in raw else f"methods[{i}].method",
+                  f"{m.method!r} would import module {mod!r} and call {fn!r}: a config naming code runs it, so "
+                  f"this is refused unless you trust the config; opt in with {IMPORT_OPT_IN}, or register the "
+                  "method (CONTRIBUTING.md, \"Adding a method\")")
+
+
+def _check_file_names(c: Checker, kw: dict) -> None:
+    """Table and plot names become file names under ``<out>/tables`` and ``<out>/plots``: plain names only."""
+    from interpretopt.experiments._paths import PathEscapeError, check_name
+
+    for what in ("tables", "plots"):
+        for i, spec in enumerate(kw.get(what, ())):
+            try:
+                check_name(spec.name, f"{what[:-1]} name")
+            except PathEscapeError as e:
+                c.add(f"{what}[{i}].name", str(e))
+
+
+def _check_grid_sizes(c: Checker, raw: dict, methods: list, max_runs: Any) -> bool:
+    """False (with a problem) when a method's grid alone exceeds the plan limit: it is not expanded."""
+    from interpretopt.experiments._plansize import HOW_TO_ALLOW, grid_size, max_runs_limit
+
+    try:
+        limit = max_runs_limit(max_runs)
+    except InputError as e:
+        c.add("max_runs", str(e))
+        return False
+    ok = True
+    for i, m in enumerate(methods):
+        n = grid_size(m.params)
+        if n > limit:
+            c.add("params" if "method" in raw else f"methods[{i}].params",
+                  f"the grid has {n:,} points, above the limit of {limit:,} runs; {HOW_TO_ALLOW}, e.g. --max-runs {n}")
+            ok = False
+    return ok
+
+
+def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True, allow_import: bool = False,
+                 max_runs: int | None = None) -> ExperimentConfig:
     """Validate a parsed YAML mapping into an :class:`ExperimentConfig`.
 
     Parameters
@@ -963,6 +1060,12 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
         File name used in messages and to find ``configs/solvers`` presets.
     check_names : bool, default=True
         Check method, dataset and model names against their registries when those exist.
+    allow_import : bool, default=False
+        Accept ``method: "module:function"``, which imports and calls that function: a config
+        is then code, so this is an explicit opt-in (``--allow-import`` on the command line).
+    max_runs : int, optional
+        Refuse a method grid of more points (default ``$INTERPRETOPT_MAX_RUNS`` or 100,000), before it
+        is expanded to check its values.
 
     Raises
     ------
@@ -996,6 +1099,7 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
         methods.append(MethodSpec(mname, _param_axes(c, raw.get("params"), "params")))
     else:
         c.add("method", "required key is missing (or give `methods`)")
+    _check_imports(c, raw, methods, allow_import)
     if check_names:
         from interpretopt.experiments.tasks import is_task_name, task_names
 
@@ -1064,8 +1168,9 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True) 
             if k not in all_params:
                 c.add(f"{where}.params.{k}",
                       f"not a parameter of the experiment; parameters: {', '.join(sorted(all_params))}")
-    if check_names:
+    if _check_grid_sizes(c, raw, methods, max_runs) and check_names:
         _check_method_params(c, raw, methods, solver, smoke, reduced)
+    _check_file_names(c, kw)
 
     for what in ("tables", "plots"):
         names = [s.name for s in kw.get(what, ())]
@@ -1136,7 +1241,7 @@ def _parse_plot(c: Checker, p: Any, where: str) -> PlotSpec | None:
 
 
 def load_config(path: str | os.PathLike, *, smoke: bool = False, scale: str | None = None,
-                check_names: bool = True) -> ExperimentConfig:
+                check_names: bool = True, allow_import: bool = False, max_runs: int | None = None) -> ExperimentConfig:
     """Read and validate a YAML experiment config.
 
     Parameters
@@ -1150,18 +1255,24 @@ def load_config(path: str | os.PathLike, *, smoke: bool = False, scale: str | No
         The scale to load (see :meth:`ExperimentConfig.with_scale`); default full.
     check_names : bool, default=True
         Check method, dataset and model names against their registries.
+    allow_import : bool, default=False
+        Accept ``method: "module:function"`` (imports and calls it; see :func:`parse_config`).
+    max_runs : int, optional
+        The plan-size limit a method grid is checked against (see :func:`parse_config`).
 
     Raises
     ------
     ConfigError
-        The file is missing, is not YAML, or does not validate (every problem listed).
+        The file is missing, is not YAML (or gives a key twice), or does not validate (every
+        problem listed).
     """
     p = Path(path)
     if not p.is_file():
         raise ConfigError(str(p), [f"no such file; configs available under {configs_root()}: "
                                    "run `interpretopt list configs`"])
     raw = _read_yaml(p)
-    cfg = parse_config(copy.deepcopy(raw) if raw is not None else {}, str(p), check_names=check_names)
+    cfg = parse_config(copy.deepcopy(raw) if raw is not None else {}, str(p), check_names=check_names,
+                       allow_import=allow_import, max_runs=max_runs)
     if smoke and scale not in (None, "smoke"):
         raise ConfigError(str(p), [f"smoke=True contradicts scale={scale!r}"])
     return cfg.with_scale("smoke" if smoke else (scale or "full"))

@@ -138,6 +138,14 @@ def _safe(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", str(s)).strip("_") or "x"
 
 
+def _plot_path(out: Path, name: str, stem: str, fmt: str) -> Path:
+    """``<out>/<stem>.<fmt>``; a plot name that is not a plain file name is refused (it would leave ``out``)."""
+    from interpretopt.experiments._paths import check_name, inside
+
+    check_name(name, "plot name")
+    return inside(out, f"{stem}.{fmt}", what="plot name")
+
+
 def write_plots(results: pd.DataFrame, config: ExperimentConfig, out_dir: str | Path,
                 names: list[str] | None = None) -> list[Path]:
     """Write every plot of ``config`` to ``<out_dir>/plots/``; returns the files written."""
@@ -159,7 +167,7 @@ def write_plots(results: pd.DataFrame, config: ExperimentConfig, out_dir: str | 
             fig = make_figure(sub, spec, title=title)
             stem = spec.name if value is None else f"{spec.name}_{_safe(value)}"
             for fmt in spec.formats:
-                path = out / f"{stem}.{fmt}"
+                path = _plot_path(out, spec.name, stem, fmt)
                 fig.savefig(path, dpi=120)
                 written.append(path)
             plt.close(fig)

@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 
 from interpretopt.exceptions import InputError
+from interpretopt.experiments._paths import check_name, inside
 from interpretopt.experiments.config import ExperimentConfig, TableSpec
 
 __all__ = ["TableResult", "make_table", "to_markdown", "to_latex", "to_csv", "render_table", "write_tables",
@@ -514,16 +515,19 @@ def render_table(results: pd.DataFrame, spec: TableSpec, fmt: str = "markdown") 
 
 def write_tables(results: pd.DataFrame, config: ExperimentConfig, out_dir: str | Path,
                  names: list[str] | None = None) -> dict[str, TableResult]:
-    """Write every table of ``config`` to ``<out_dir>/tables/<name>.{md,tex,csv}``."""
+    """Write every table of ``config`` to ``<out_dir>/tables/<name>.{md,tex,csv}``.
+
+    A table name that is not a plain file name (``../x``) is refused with
+    :class:`~interpretopt.experiments._paths.PathEscapeError` before anything is written."""
     out = Path(out_dir) / "tables"
     out.mkdir(parents=True, exist_ok=True)
     done = {}
     for spec in config.tables:
         if names and spec.name not in names:
             continue
+        stem = check_name(spec.name, "table name")  # refused with the name if it would leave <out>/tables
         tr = make_table(results, spec)
-        (out / f"{spec.name}.md").write_text(to_markdown(tr))
-        (out / f"{spec.name}.tex").write_text(to_latex(tr))
-        (out / f"{spec.name}.csv").write_text(to_csv(tr))
+        for ext, text in ((".md", to_markdown(tr)), (".tex", to_latex(tr)), (".csv", to_csv(tr))):
+            inside(out, stem + ext, what="table name").write_text(text)
         done[spec.name] = tr
     return done
