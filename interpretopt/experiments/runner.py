@@ -1311,15 +1311,18 @@ class _Watchdog:
 
         since = None
         while not self._stop.wait(self.poll):
-            n = self._n_workers()
+            connected = getattr(self.client, "status", "running") == "running"
+            n = self._n_workers() if connected else None
             if n:
                 since = None
                 continue
             since = monotonic() if since is None else since
             if monotonic() - since >= self.timeout:
-                self.reason = (f"the Dask cluster at {self.address} has had no worker for {self.timeout:g} s "
-                               "(--scheduler-timeout); the runs finished before are stored: start workers (or run "
-                               "locally with --n-jobs) and run the same command again")
+                self.reason = (f"the Dask cluster at {self.address} has had no worker for {self.timeout:g} s"
+                               if connected else f"lost the Dask scheduler at {self.address} (no answer for "
+                               f"{self.timeout:g} s)") + (
+                    " (--scheduler-timeout); the runs finished before are stored: start the scheduler and workers "
+                    "(or run locally with --n-jobs) and run the same command again")
                 self._cancel()
                 return
 
