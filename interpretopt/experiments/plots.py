@@ -146,10 +146,19 @@ def _plot_path(out: Path, name: str, stem: str, fmt: str) -> Path:
     return inside(out, f"{stem}.{fmt}", what="plot name")
 
 
+def _check_plot_names(config: ExperimentConfig) -> None:
+    """Every plot name is a plain file name, checked before anything is written."""
+    from interpretopt.experiments._paths import check_name
+
+    for spec in config.plots:
+        check_name(spec.name, "plot name")
+
+
 def write_plots(results: pd.DataFrame, config: ExperimentConfig, out_dir: str | Path,
                 names: list[str] | None = None) -> list[Path]:
     """Write every plot of ``config`` to ``<out_dir>/plots/``; returns the files written."""
     plt = _plt()
+    _check_plot_names(config)
     out = Path(out_dir) / "plots"
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []

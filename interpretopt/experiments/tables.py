@@ -519,6 +519,8 @@ def write_tables(results: pd.DataFrame, config: ExperimentConfig, out_dir: str |
 
     A table name that is not a plain file name (``../x``) is refused with
     :class:`~interpretopt.experiments._paths.PathEscapeError` before anything is written."""
+    for spec in config.tables:  # every name checked before anything is written
+        check_name(spec.name, "table name")
     out = Path(out_dir) / "tables"
     out.mkdir(parents=True, exist_ok=True)
     done = {}
