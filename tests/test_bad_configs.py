@@ -61,6 +61,8 @@ YAML = [
     ("preset dot-dot", "name: p\nmethod: noop\ndatasets: [breast_cancer]\npreset: '..'\n", r"preset '\.\.'"),
     ("runs_from a path", OK + "runs_from: ../other/table1\n", r"runs_from: expected the file stem"),
     ("config name a path", "name: ../../x\nmethod: noop\ndatasets: [breast_cancer]\n", r"must not contain '/'"),
+    ("dataset data_dir option", "name: d\nmethod: noop\ndatasets: [{name: adult, options: {data_dir: /etc}}]\n",
+     r"datasets\[0\]\.options\.data_dir: a config cannot name a data directory \(got '/etc'\)"),
     ("dataset label a path", "name: l\nmethod: noop\ndatasets: [{name: breast_cancer, label: ../x}]\n",
      r"dataset labels cannot contain '/'"),
     # code named by a config: only by opt-in

@@ -1027,6 +1027,10 @@ def _check_file_names(c: Checker, kw: dict) -> None:
                 check_name(spec.name, f"{what[:-1]} name")
             except PathEscapeError as e:
                 c.add(f"{what}[{i}].name", str(e))
+    for i, d in enumerate(kw.get("datasets", ())):  # the data root is the user's, never the config's
+        if "data_dir" in d.options:
+            c.add(f"datasets[{i}].options.data_dir", f"a config cannot name a data directory (got "
+                  f"{d.options['data_dir']!r}); give it with --data-dir or INTERPRETOPT_DATA")
 
 
 def _check_grid_sizes(c: Checker, raw: dict, methods: list, max_runs: Any) -> bool:
