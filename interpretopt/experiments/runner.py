@@ -71,7 +71,7 @@ from interpretopt.experiments.config import (
 )
 from interpretopt.exceptions import InterpretoptError
 from interpretopt.experiments._claims import DEFAULT_MAX_AGE, ClaimBook
-from interpretopt.experiments._plansize import check_plan_size, max_runs_limit
+from interpretopt.experiments._plansize import HOW_TO_ALLOW, PlanTooLargeError, check_plan_size, max_runs_limit
 from interpretopt.experiments.results import RESERVED_COLUMNS, ResultStore, atomic_write_text, provenance
 
 __all__ = [
@@ -1069,7 +1069,8 @@ def run_experiment(
     if runs is None:
         check_plan_size(config, max_runs)
     elif len(runs) > max_runs_limit(max_runs):
-        check_plan_size(config, max_runs)
+        raise PlanTooLargeError(f"{len(runs):,} runs given, above the limit of {max_runs_limit(max_runs):,} runs; "
+                                f"{HOW_TO_ALLOW}")
     t_start = time.perf_counter()
     client, own_client = _connect(scheduler, scheduler_timeout) if scheduler is not None else (None, False)
     try:
@@ -1077,7 +1078,7 @@ def run_experiment(
         out = (Path(out_dir) if out_dir is not None else default_out_dir(config)).resolve()
         ex = _Execution(config, out, data_dir, force, retry_failed, claim_max_age)
         try:
-            _writing(f"the output directory {out}", ex.prepare)
+            _writing("the output directory", ex.prepare)
             all_runs = plan_runs(config, out_dir=out, data_dir=data_dir, n_jobs=n_jobs if scheduler is None else 1,
                                  max_runs=max_runs) if runs is None else list(runs)
             ex.start(all_runs)
