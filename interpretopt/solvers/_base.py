@@ -15,7 +15,7 @@ from typing import Any
 from interpretopt._registry import Registry
 from interpretopt.exceptions import InputError, SolverError, UnknownNameError
 from interpretopt.solvers._types import (Capabilities, SolveResult, SolveSettings, SolveStatus, map_status,
-                                         relative_gap)
+                                         relative_gap, tell_infeasible_from_unbounded)
 
 __all__ = [
     "SOLVERS",
@@ -47,6 +47,27 @@ _PYOMO_OPTION_NAMES: dict[str, dict[str, str]] = {
     "mosek": {"time_limit": "dparam.optimizer_max_time", "mip_gap": "dparam.mio_tol_rel_gap"},
     "appsi_highs": {"time_limit": "time_limit", "mip_gap": "mip_rel_gap", "threads": "threads", "seed": "random_seed"},
 }
+
+
+#: GLPK 5 words its simplex verdicts "LP HAS ..."; Pyomo's log reader looks for GLPK 4's
+#: "PROBLEM HAS ..." only, and the solution file then says UNDEFINED (the presolver's answer).
+_GLPK_LOG_VERDICTS = (("LP HAS NO PRIMAL FEASIBLE SOLUTION", SolveStatus.INFEASIBLE),
+                      ("LP HAS UNBOUNDED PRIMAL SOLUTION", SolveStatus.UNBOUNDED),
+                      ("LP HAS NO DUAL FEASIBLE SOLUTION", SolveStatus.INFEASIBLE_OR_UNBOUNDED))
+
+
+def _glpk_log_verdict(log: str, is_mip: bool) -> SolveStatus:
+    """GLPK's verdict read from its log, or ``unknown``.
+
+    For a MILP the lines are about its LP relaxation: an infeasible relaxation proves the
+    MILP infeasible, an unbounded one leaves ``infeasible_or_unbounded`` (to be settled).
+    """
+    for words, status in _GLPK_LOG_VERDICTS:
+        if words in log:
+            if is_mip and status is SolveStatus.UNBOUNDED:
+                return SolveStatus.INFEASIBLE_OR_UNBOUNDED
+            return status
+    return SolveStatus.UNKNOWN
 
 
 def _register(cls):
@@ -432,9 +453,6 @@ class PyomoFactoryBackend(SolverBackend):
 
     def _solve(self, model, settings, duals):
         import pyomo.environ as pe
-        from pyomo.opt import SolutionStatus as SS
-        from pyomo.opt import TerminationCondition as TC
-
         from interpretopt.solvers._matrix import dual_suffix
 
         _check_model(model)
@@ -447,25 +465,9 @@ class PyomoFactoryBackend(SolverBackend):
         if duals:
             suffix = dual_suffix(model)
             suffix.clear()
-        opt = self._factory()
-        for k, v in native.items():
-            opt.options[k] = v
         t0 = time.perf_counter()
-        try:
-            res = opt.solve(model, tee=bool(settings.verbose), load_solutions=False)
-        except Exception as exc:
-            raise SolverError(f"{self.name} failed through Pyomo: {type(exc).__name__}: {exc}") from None
+        res, tc, has_sol, status, verdict = self._run(model, native, settings, is_mip)
         solve_time = time.perf_counter() - t0
-        tc = res.solver.termination_condition
-        sols = getattr(res, "solution", None)
-        has_sol = False
-        if sols is not None and len(sols) > 0:
-            st = sols(0).status if callable(sols) else sols[0].status
-            has_sol = st in (SS.optimal, SS.globallyOptimal, SS.locallyOptimal, SS.feasible, SS.bestSoFar,
-                             SS.stoppedByLimit, SS.other)
-        if tc in (TC.infeasible, TC.unbounded, TC.infeasibleOrUnbounded, TC.invalidProblem):
-            has_sol = False
-        status = map_status(tc, _legacy_statuses(TC), has_sol)
         objective = None
         if has_sol:
             import logging
@@ -505,13 +507,75 @@ class PyomoFactoryBackend(SolverBackend):
                 bound = None
         if status is SolveStatus.OPTIMAL and (bound is None or not is_mip):
             bound = objective
-        message = str(tc)
+        message = str(tc) + (f"; {verdict}" if verdict else "")
         if unmapped:
             message += (f"; settings {', '.join(unmapped)} were not passed to {self.name} (no known option name): "
                         "give them in SolveSettings.options under the solver's own names")
         return SolveResult(status=status, objective=objective, bound=bound,
                            gap=relative_gap(objective, bound) if has_sol else None, solver=self.name,
                            version=self.version(), message=message, termination=str(tc), solve_time=solve_time)
+
+    def _run(self, model, native: dict, settings, is_mip: bool):
+        """One solve, its status read from the termination, the solution and (GLPK) the log, then checked.
+
+        An ``unbounded`` or ``infeasible_or_unbounded`` verdict is settled by
+        :func:`~interpretopt.solvers._types.tell_infeasible_from_unbounded`: CBC reports
+        "unbounded" for a MILP whose LP relaxation is unbounded even when no integer point
+        exists, and GLPK cannot say which for a MILP; a zero-objective solve of the same rows
+        tells. Returns ``(results, termination, has_solution, status, note)``.
+        """
+        res, tc, has_sol, status = self._solve_once(model, native, settings, is_mip)
+        note = ""
+        if status in (SolveStatus.UNBOUNDED, SolveStatus.INFEASIBLE_OR_UNBOUNDED):
+            zero = self._zero_objective_status(model, native, settings, is_mip)
+            settled = tell_infeasible_from_unbounded(zero)
+            note = (f"{self.name} ended with {str(tc)!r}; a zero-objective solve of the same constraints "
+                    f"returned {zero.value}, so the model is {settled.value}")
+            status = settled
+        return res, tc, has_sol, status, note
+
+    def _solve_once(self, model, native: dict, settings, is_mip: bool):
+        from pyomo.opt import SolutionStatus as SS
+        from pyomo.opt import TerminationCondition as TC
+
+        opt = self._factory()
+        for k, v in native.items():
+            opt.options[k] = v
+        try:
+            res = opt.solve(model, tee=bool(settings.verbose), load_solutions=False)
+        except Exception as exc:
+            raise SolverError(f"{self.name} failed through Pyomo: {type(exc).__name__}: {exc}") from None
+        tc = res.solver.termination_condition
+        sols = getattr(res, "solution", None)
+        has_sol = False
+        if sols is not None and len(sols) > 0:
+            st = sols(0).status if callable(sols) else sols[0].status
+            has_sol = st in (SS.optimal, SS.globallyOptimal, SS.locallyOptimal, SS.feasible, SS.bestSoFar,
+                             SS.stoppedByLimit, SS.other)
+        if tc in (TC.infeasible, TC.unbounded, TC.infeasibleOrUnbounded, TC.invalidProblem):
+            has_sol = False
+        status = map_status(tc, _legacy_statuses(TC), has_sol)
+        if status is SolveStatus.UNKNOWN and not has_sol and self.name == "glpk":
+            status = _glpk_log_verdict(str(getattr(opt, "_log", "") or ""), is_mip)
+        elif status is SolveStatus.UNBOUNDED and is_mip:
+            status = SolveStatus.INFEASIBLE_OR_UNBOUNDED  # the LP relaxation's verdict, not the MILP's
+        return res, tc, has_sol, status
+
+    def _zero_objective_status(self, model, native: dict, settings, is_mip: bool) -> SolveStatus:
+        """The status of ``model`` solved with its objective replaced by 0 (then restored)."""
+        import pyomo.environ as pe
+
+        objectives = [o for o in model.component_data_objects(pe.Objective, active=True)]
+        name = "_interpretopt_zero_objective"
+        for o in objectives:
+            o.deactivate()
+        model.add_component(name, pe.Objective(expr=0.0))
+        try:
+            return self._solve_once(model, native, settings, is_mip)[3]
+        finally:
+            model.del_component(name)
+            for o in objectives:
+                o.activate()
 
 
 # ----------------------------------------------------------------------------------------

