@@ -227,11 +227,52 @@ def validate_params(estimator: Any) -> None:
     constraints = getattr(type(estimator), "_parameter_constraints", None)
     if constraints is None:
         raise TypeError(f"{type(estimator).__name__} declares no _parameter_constraints")
+    params = estimator.get_params(deep=False)
+    _refuse_bools_for_numbers(constraints, params, type(estimator).__name__)
     try:
-        validate_parameter_constraints(constraints, estimator.get_params(deep=False),
-                                       caller_name=type(estimator).__name__)
+        validate_parameter_constraints(constraints, params, caller_name=type(estimator).__name__)
     except InvalidParameterError as exc:
         raise ParameterError(str(exc)) from None
+
+
+def _takes_bool(constraint: Any) -> bool:
+    if constraint in ("boolean", bool, "no_validation") or constraint is object:
+        return True
+    if isinstance(constraint, Options) and not isinstance(constraint, StrOptions):
+        return any(isinstance(o, (bool, np.bool_)) for o in constraint.options)
+    if isinstance(constraint, Hidden):
+        return _takes_bool(constraint.constraint)
+    return False
+
+
+def _takes_number(constraint: Any) -> bool:
+    if isinstance(constraint, Interval):
+        return True
+    if isinstance(constraint, Hidden):
+        return _takes_number(constraint.constraint)
+    return isinstance(constraint, type) and issubclass(constraint, numbers.Number)
+
+
+def _refuse_bools_for_numbers(constraints: Mapping[str, list], params: Mapping[str, Any], owner: str) -> None:
+    """A bool given for a number is an error (``True`` is an ``int`` to Python, so the schema alone takes it as 1).
+
+    Raises
+    ------
+    ParameterError
+        Naming the parameter, what it accepts and the bool given.
+    """
+    from sklearn.utils._param_validation import make_constraint
+
+    for key, value in params.items():
+        cons = constraints.get(key)
+        if not isinstance(value, (bool, np.bool_)) or not cons or not isinstance(cons, list):
+            continue
+        if any(_takes_bool(c) for c in cons) or not any(_takes_number(c) for c in cons):
+            continue
+        texts = [str(make_constraint(c)) for c in cons if not isinstance(c, Hidden)]
+        accepted = ", ".join(texts[:-1]) + (" or " if len(texts) > 1 else "") + texts[-1]
+        raise ParameterError(f"The {key!r} parameter of {owner} must be {accepted}. Got {value!r} instead: a "
+                             "boolean is not a number here (True would be taken as 1); give the number itself")
 
 
 def check_params(cls: type, params: Mapping[str, Any], *, what: str | None = None,
@@ -260,6 +301,7 @@ def check_params(cls: type, params: Mapping[str, Any], *, what: str | None = Non
         k = unknown[0]
         raise ParameterError(f"{owner} has no parameter {k!r}{did_you_mean(k, list(constraints))}; "
                              f"valid parameters: {', '.join(sorted(constraints))}")
+    _refuse_bools_for_numbers(constraints, params, owner)
     try:
         validate_parameter_constraints({k: constraints[k] for k in params}, dict(params), caller_name=owner)
     except InvalidParameterError as exc:

@@ -34,6 +34,7 @@ Example
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
@@ -107,7 +108,46 @@ def _labels_from(X_raw: Any, source: Any, name: str, n: int) -> np.ndarray:
         raise InputError(f"{name} must give one label per row of X, got an array of shape {y.shape}")
     if y.dtype.kind == "f" and not np.isfinite(y).all():
         raise InputError(f"{name} contains NaN or infinite labels")
+    if y.dtype.kind == "f" and y.size and not np.all(y == np.round(y)):
+        raise InputError(f"{name} gives continuous values (e.g. {y[np.flatnonzero(y != np.round(y))[0]]!r}), not "
+                         "class labels; pass a classifier or its predicted labels")
     return y
+
+
+def _label_set(source: Any, y: np.ndarray) -> tuple[list, bool]:
+    """The labels a model can give (its ``classes_``), else those seen in ``y``; and whether from ``classes_``."""
+    classes = getattr(source, "classes_", None)
+    if classes is not None and hasattr(source, "predict"):
+        return list(np.asarray(classes).tolist()), True
+    return list(np.unique(y).tolist()), False
+
+
+def _label_kind(labels: list) -> str:
+    return "number" if all(isinstance(v, (int, float, bool, np.number)) for v in labels) else "text"
+
+
+def _check_label_sets(a: Any, b: Any, y1: np.ndarray, y2: np.ndarray) -> None:
+    """Labels are compared by value: a row differs when the two labels are different values.
+
+    Two label sets that cannot mean the same classes are refused: numbers against text
+    (``{0, 1}`` and ``{"no", "yes"}``), or two full label sets (a model's ``classes_``, or
+    two or more labels each) with no value in common. A model that can give labels the other
+    cannot is warned about (those rows always count as differences).
+    """
+    s1, full1 = _label_set(a, y1)
+    s2, full2 = _label_set(b, y2)
+    k1, k2 = _label_kind(s1), _label_kind(s2)
+    common = set(s1) & set(s2) if k1 == k2 else set()
+    if not common and (k1 != k2 or (len(s1) > 1 and len(s2) > 1)):
+        raise InputError(
+            f"the two models' labels cannot be matched by value: model1 gives {s1[:6]} and model2 gives {s2[:6]} "
+            f"({'numbers against text' if k1 != k2 else 'no label in common'}), so every row would count as a "
+            "difference. Encode both the same way (e.g. fit both on the same y, or map 'no'->0, 'yes'->1) "
+            "before comparing them")
+    if full1 and full2 and set(s1) != set(s2):
+        only1, only2 = sorted(set(s1) - set(s2), key=str), sorted(set(s2) - set(s1), key=str)
+        warnings.warn(f"the two models know different labels (only model1: {only1}, only model2: {only2}); rows "
+                      "with such a label always count as differences", UserWarning, stacklevel=4)
 
 
 class _Encoded(np.ndarray):
@@ -165,6 +205,7 @@ class _DiffModel(ContractMixin, BaseEstimator):
         self.feature_names_ = list(self.encoder_.feature_names_out_) if self.encoder_ is not None else names
         self.n_features_ = Xa.shape[1]
         y1, y2 = self._labels(X, a, b, Xa.shape[0])
+        _check_label_sets(a, b, y1, y2)
         return _mark(Xa), y1, y2
 
     @staticmethod
