@@ -472,7 +472,9 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
     def _to_ruleset(self, clauses):
         from interpretopt.rules import Conjunction, RuleSet
 
-        return RuleSet(tuple(Conjunction(tuple(self.literals_[j] for j in c)) for c in clauses))
+        names = getattr(self, "feature_names_in_", None)  # rules learned on named columns carry the names
+        return RuleSet(tuple(Conjunction(tuple(self.literals_[j] for j in c)) for c in clauses),
+                       None if names is None else tuple(str(n) for n in names))
 
     def _clause_coverage(self, X) -> np.ndarray:
         Xb = self._literal_matrix(X, self._binarize(X))
@@ -567,7 +569,9 @@ class GroundedBRCGClassifier(BRCGClassifier):
 
     Each grounding rule is always a column of the master and costs ``c_u * n`` in Hamming
     loss when it is not selected. The grounding rules are given over the original features
-    (e.g. ``rules_`` of an earlier fit); each of their conditions must be a literal the
+    (e.g. ``rules_`` of an earlier fit; rules learned on a DataFrame carry its column names
+    and are matched to ``X``'s columns by name, a missing name being an error, while rules
+    without names refer to column positions); each of their conditions must be a literal the
     binarizer produces, else an error names it (``extend_literals=True`` adds such
     conditions as extra literal columns instead).
 
@@ -619,7 +623,7 @@ class GroundedBRCGClassifier(BRCGClassifier):
         names = render_names(self)
         extra: list = []
         clauses: list[tuple] = []
-        for k, rule in enumerate(self.grounding.rules):
+        for k, rule in enumerate(_grounding_by_name(self.grounding, getattr(self, "feature_names_in_", None))):
             cols = []
             if len(rule) == 0:
                 raise InputError(f"grounding rule {k} is empty (always true); give rules with at least one condition")
@@ -665,6 +669,33 @@ class GroundedBRCGClassifier(BRCGClassifier):
         sel = set(self.clauses_)
         self.grounding_kept_ = np.array([c in sel for c in self.grounding_clauses_], dtype=bool)
         return self
+
+
+def _grounding_by_name(grounding, names) -> tuple:
+    """The grounding rules with their feature indices read by name in the columns of this fit.
+
+    Rules that carry ``feature_names`` (learned on a DataFrame) refer to columns by name: a
+    rule over ``age`` is carried to wherever ``age`` is now, and a name missing from ``X`` is
+    an error. Rules without names refer to positions, as given.
+    """
+    from dataclasses import replace
+
+    used = grounding.features
+    if grounding.feature_names is None or not used:
+        return grounding.rules
+    wanted = {f: grounding.feature_names[f] for f in used}
+    if names is None:
+        raise InputError(f"the grounding rules were learned on named columns ({', '.join(sorted(wanted.values()))}) "
+                         "but X has no column names; fit on a DataFrame with those columns, so that each rule is "
+                         "applied to the column it names")
+    where = {str(c): j for j, c in enumerate(names)}
+    missing = [n for n in wanted.values() if n not in where]
+    if missing:
+        raise InputError(f"the grounding rules use column(s) {missing} that X does not have (X's columns: "
+                         f"{', '.join(map(str, names[:10]))}{', ...' if len(names) > 10 else ''}); fit on data with "
+                         "the columns the rules were learned on")
+    return tuple(type(r)(tuple(replace(c, feature=where[wanted[c.feature]]) for c in r.conditions))
+                 for r in grounding.rules)
 
 
 def _check_sample_weight(sample_weight, n: int):

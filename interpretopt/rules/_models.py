@@ -64,12 +64,28 @@ class RuleSet:
     ----------
     rules : iterable of Conjunction
         ``Condition`` objects and iterables of conditions are converted.
+    feature_names : sequence of str, optional
+        The names of the columns the conditions' feature indices refer to, when the rules
+        were learned on named columns (a DataFrame); used when rendering and checked by
+        whoever reuses the rules on other data (a grounding matches features by name).
+        Not part of equality: two rule sets with the same rules are equal.
     """
 
     rules: tuple[Conjunction, ...] = field(default=())
+    feature_names: tuple[str, ...] | None = field(default=None)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", _as_rules(self.rules, "RuleSet"))
+        if self.feature_names is not None:
+            names = self.feature_names
+            if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+                raise InputError(f"RuleSet feature_names must be a sequence of column names, got {names!r}")
+            object.__setattr__(self, "feature_names", tuple(str(n) for n in names))
+            d = len(self.feature_names)
+            bad = [f for f in self.features if f >= d]
+            if bad:
+                raise InputError(f"RuleSet: a rule uses feature {bad[0]} but only {d} feature names are given "
+                                 f"({', '.join(self.feature_names[:8])})")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RuleSet):
@@ -105,11 +121,11 @@ class RuleSet:
 
     def canonical(self) -> RuleSet:
         """The same rule set with rules deduplicated and sorted (shortest first)."""
-        return RuleSet(tuple(sorted(set(self.rules), key=Conjunction.sort_key)))
+        return RuleSet(tuple(sorted(set(self.rules), key=Conjunction.sort_key)), self.feature_names)
 
     def add(self, rule: Conjunction | Condition) -> RuleSet:
         """A new rule set with ``rule`` appended."""
-        return RuleSet(self.rules + (_as_conjunction(rule),))
+        return RuleSet(self.rules + (_as_conjunction(rule),), self.feature_names)
 
     def coverage(self, X: Any, *, conditions: Sequence[Condition] | None = None) -> np.ndarray:
         """Boolean coverage (n, k): column k is rule k's mask.
@@ -132,6 +148,8 @@ class RuleSet:
     def render(self, feature_names: Sequence[str] | None = None, *, positive: Any = 1, negative: Any = 0) -> str:
         """Multi-line text: ``predict 1 if any of these k rule(s) holds:``, the numbered rules, ``else predict 0``."""
         pos, neg = _label_text(positive, None), _label_text(negative, None)
+        if feature_names is None:
+            feature_names = self.feature_names
         if not self.rules:
             return f"predict {neg} (no rules)"
         lines = [f"predict {pos} if any of these {len(self.rules)} rule(s) holds:"]
