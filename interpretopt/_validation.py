@@ -19,6 +19,13 @@
 * **Labels**: :func:`encode_binary_target` is the label encoder of the binary methods:
   ``classes_`` come from the data (any two labels), the method works on 0/1 codes
   (1 = ``classes_[1]``) and predicts ``classes_[code]``.
+* **Labels of one class** (the one policy of every binary estimator): never a silent answer.
+  An estimator whose model is exactly defined for one class fits it and warns
+  (:func:`warn_single_class`): BRCG's rule set is then the constant one, proven optimal by
+  argument. An estimator that needs both classes to define its model refuses with
+  :class:`~interpretopt.exceptions.InputError` (CompanionRuleList and PairedRuleList, whose
+  rules and black box separate the classes; MTREPANNetwork). A binary estimator needs at
+  least two rows (one row cannot hold two classes).
 * **Fitted state**: :func:`check_fitted` raises :class:`~interpretopt.exceptions.NotFittedError`
   (a scikit-learn ``NotFittedError``) before ``fit``.
 """
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import difflib
 import numbers
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -60,6 +68,8 @@ __all__ = [
     "did_you_mean",
     "validate_data",
     "encode_binary_target",
+    "SingleClassWarning",
+    "warn_single_class",
     "check_fitted",
     "render_names",
     "solver_capabilities",
@@ -668,6 +678,18 @@ def encode_binary_target(estimator: Any, y: Any, *, n_samples: int | None = None
         raise InputError(f"{owner}: y has only one class {classes.tolist()}; two classes are required")
     codes = (arr == classes[-1]).astype(np.int8) if classes.size == 2 else np.zeros(arr.shape[0], dtype=np.int8)
     return classes, codes
+
+
+class SingleClassWarning(UserWarning):
+    """Labels of one class: the fitted model is the constant one (see the module's policy)."""
+
+
+def warn_single_class(estimator: Any, classes: Any, *, stacklevel: int = 3) -> None:
+    """Warn that ``estimator`` was fitted on labels of one class and predicts it everywhere."""
+    labels = np.asarray(classes).tolist()
+    warnings.warn(f"{type(estimator).__name__}: y has only one class {labels}; the model predicts it on every row "
+                  "(a constant model, nothing was learned). Give labels of two classes to learn rules",
+                  SingleClassWarning, stacklevel=stacklevel)
 
 
 def check_fitted(estimator: Any, attributes: str | Sequence[str] | None = None) -> None:

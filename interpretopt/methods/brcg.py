@@ -31,6 +31,7 @@ from interpretopt._validation import (
     encode_binary_target,
     render_names,
     validate_data,
+    warn_single_class,
 )
 from interpretopt.exceptions import InputError
 from interpretopt.formulations import brcg as F
@@ -355,7 +356,8 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
             NaN and inf are rejected.
         y : array-like (n_samples,)
             Any two labels; ``classes_ = numpy.unique(y)`` and the rules describe
-            ``classes_[target_class]``. A single class gives the constant model.
+            ``classes_[target_class]``. A single class gives the constant model, with a
+            :class:`~interpretopt._validation.SingleClassWarning`. At least two rows.
         sample_weight : array-like (n_samples,) or None
             Nonnegative weight of each sample's Hamming loss (default 1 each): an integer
             weight ``k`` is the same as ``k`` copies of the sample. The weights are rescaled
@@ -364,7 +366,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
             rule set is that of the data with the samples repeated.
         """
         self._validate_params()
-        X = validate_data(self, X, reset=True, categorical=True)
+        X = validate_data(self, X, reset=True, categorical=True, min_samples=2)
         n = X.shape[0]
         sw = _check_sample_weight(sample_weight, n)
         self.classes_, yv = encode_binary_target(self, y, n_samples=n, allow_single_class=True)
@@ -378,6 +380,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         from interpretopt.solvers import SolveSettings
 
         if len(self.classes_) == 1:  # one class: the constant model, no rule (both target classes)
+            warn_single_class(self, self.classes_)
             self._fit_constant(0, spec)
             self._set_precision(Xb, target, sw)
             return self
