@@ -74,6 +74,7 @@ __all__ = [
     "render_names",
     "solver_capabilities",
     "check_solver",
+    "check_solver_available",
     "as_generator",
     "check_X",
     "check_labels",
@@ -769,4 +770,26 @@ def check_solver(name: Any, needs: Sequence[str], *, owner: str, what: str = "so
         raise ParameterError(f"{owner} cannot use {what} {name!r}: it does not provide "
                              f"{' or '.join(_CAPABILITY_WORDS[k] for k in missing)}, which {owner} needs; solvers "
                              f"that qualify: {qualifying()}")
+    return name
+
+
+def check_solver_available(name: str, *, owner: str, what: str = "solver") -> str:
+    """``name`` if that solver can run on this machine, checked before an estimator does any work.
+
+    Config validation does not probe availability (a config may run elsewhere); a ``fit``
+    runs here, so it refuses an unavailable solver up front instead of failing after its
+    sampling or search.
+
+    Raises
+    ------
+    SolverError
+        Naming the solver, why it cannot run here, and the solvers that can.
+    """
+    from interpretopt.exceptions import SolverError
+    from interpretopt.solvers import get_solver
+
+    try:
+        get_solver(name)
+    except SolverError as exc:
+        raise SolverError(f"{owner}: {what} {name!r} cannot run here: {exc}") from None
     return name

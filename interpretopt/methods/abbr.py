@@ -101,6 +101,7 @@ from interpretopt._validation import (
     check_fitted,
     check_in_range,
     check_solver,
+    check_solver_available,
     check_X,
     feature_names_of,
     render_names,
@@ -862,6 +863,7 @@ class GloballyConsistentRuleSearch(RuleListSearch):
     def _validate_params(self) -> None:
         super()._validate_params()
         check_solver(self.solver, ("milp",), owner=type(self).__name__)
+        check_solver_available(self.solver, owner=type(self).__name__)
 
     def fit(self, X, scores=None) -> "GloballyConsistentRuleSearch":
         from interpretopt.formulations import abbr_baseline as F

@@ -28,6 +28,7 @@ from interpretopt._validation import (
     StrOptions,
     check_fitted,
     check_solver,
+    check_solver_available,
     encode_binary_target,
     render_names,
     validate_data,
@@ -335,6 +336,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         for what in ("pricing_solver", "mip_solver"):
             if getattr(self, what) is not None:
                 check_solver(getattr(self, what), ("milp",), owner=owner, what=what)
+                check_solver_available(getattr(self, what), owner=owner, what=what)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -69,6 +69,7 @@ from interpretopt._validation import (
     check_fitted,
     check_int,
     check_solver,
+    check_solver_available,
     render_names,
     validate_data,
 )
@@ -141,6 +142,18 @@ def make_oracle(model: Any) -> tuple[Any, np.ndarray]:
         return (out > 0).astype(np.int8)
 
     return oracle_fn, np.array([0, 1])
+
+
+def _check_box_has_extent(X: np.ndarray, owner: str) -> None:
+    """Refuse rows that are all one point: their bounding box (the translated region) has no extent.
+
+    The translation samples the box the rows span; one distinct row spans a single point,
+    whose translation would be a constant tree that says nothing about the target.
+    """
+    if X.shape[0] == 1 or not np.any(X.max(axis=0) > X.min(axis=0)):
+        raise InputError(f"{owner}: the {X.shape[0]} row(s) of X (n_samples = {X.shape[0]}) are all the same point, so the box they span "
+                         "(the region the target is translated on) has zero volume and nothing can be sampled; "
+                         "pass rows that differ in at least one feature (the target's training rows)")
 
 
 # --------------------------------------------------------------------------------------
@@ -527,9 +540,15 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
     def _validate_params(self) -> None:
         super()._validate_params()
         check_solver(self.solver, ("lp",), owner=type(self).__name__)
+        if self._uses_solver():
+            check_solver_available(self.solver, owner=type(self).__name__)
         if self.max_draws is not None and self.sampler != "rejection":
             raise InputError(f"{type(self).__name__}: max_draws caps rejection sampling only; set "
                              "sampler='rejection' or drop max_draws (the default sampler never gives up)")
+
+    def _uses_solver(self) -> bool:
+        """Whether this configuration solves LPs (node SVMs or boundary estimates)."""
+        return True
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -605,6 +624,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X = validate_data(self, X, reset=True)
+        _check_box_has_extent(X, type(self).__name__)
         oracle, classes = make_oracle(model)
         rng = as_generator(self.random_state)
         self._seed = int(rng.integers(2**62))
@@ -1044,6 +1064,9 @@ class TREPANClassifier(_TranslatorBase):
     _parameter_constraints: dict = {**_TranslatorBase._parameter_constraints,
                                      "splitter": [StrOptions(set(TREPAN_SPLITTERS))],
                                      "criterion": [StrOptions({"gain", "gain_ratio"})]}
+
+    def _uses_solver(self) -> bool:
+        return self.splitter == "svm_1d" or bool(self.boundary_estimates)
 
     def _split(self, X: np.ndarray, y: np.ndarray, path: str) -> Split | None:
         if self.splitter == "c45":
