@@ -154,7 +154,11 @@ def scores_of(X_raw, scores_or_model, n: int) -> np.ndarray:
             raise InputError(
                 f"the black box {type(obj).__name__} has no predict_proba; ABBR ranks samples by the predicted "
                 "probability, so pass a probabilistic model or the scores themselves")
-        proba = np.asarray(obj.predict_proba(X_raw))
+        try:
+            proba = np.asarray(obj.predict_proba(X_raw))
+        except Exception as exc:  # the user's model: report what it said
+            raise InputError(f"the black box {type(obj).__name__} could not predict_proba on X ({type(exc).__name__}: "
+                             f"{exc}); pass a fitted probabilistic model, or its scores (one number per row)") from None
         classes = list(getattr(obj, "classes_", [0, 1]))
         if proba.ndim != 2 or proba.shape[1] != 2:
             raise InputError(
@@ -163,7 +167,7 @@ def scores_of(X_raw, scores_or_model, n: int) -> np.ndarray:
         col = classes.index(1) if 1 in classes else 1
         s = proba[:, col]
     else:
-        s = np.asarray(obj, dtype=float)
+        s = _numeric_scores(obj)
         if s.ndim == 2 and s.shape[1] == 2:
             s = s[:, 1]
     if s.ndim != 1 or s.shape[0] != n:
@@ -171,6 +175,29 @@ def scores_of(X_raw, scores_or_model, n: int) -> np.ndarray:
     if not np.isfinite(s).all():
         raise InputError("scores contain NaN or infinite values")
     return s
+
+
+def _numeric_scores(obj) -> np.ndarray:
+    """Scores given as an array: numbers, not labels (strings or booleans are refused, saying what to pass)."""
+    raw = np.asarray(obj)
+    if raw.dtype == bool or raw.dtype.kind in "USO":
+        example = raw.ravel()[0] if raw.size else None
+        if raw.dtype == bool or not all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+                                        for v in raw.ravel().tolist()):
+            raise InputError(
+                f"scores must be numbers (the black box's predicted probability of class 1, one per row), got "
+                f"{'booleans' if raw.dtype == bool else 'labels'} such as {example!r}; ABBR ranks rows by score: "
+                "pass model.predict_proba(X)[:, 1] or the fitted model itself")
+    return np.asarray(raw, dtype=float)
+
+
+def _check_ranking(scores: np.ndarray) -> None:
+    """Scores that rank nothing are refused: ABBR explains the rows the black box ranks highest."""
+    values = np.unique(scores)
+    if values.size < 2:
+        raise InputError(f"every score is {float(values[0])!r}: constant scores carry no ranking, so there is no "
+                         "top-ranked set to explain; pass the black box's predicted probabilities of class 1 "
+                         "(they must differ between rows)")
 
 
 def _discrete(X: np.ndarray, discrete, names: list[str], cats: list[int], max_values: int) -> np.ndarray:
@@ -212,6 +239,7 @@ class _ABBRBase(ContractMixin, BaseEstimator):
         Xv = validate_data(self, X, reset=True, categorical=True, min_samples=2)
         Xa, names, cats = _matrix(Xv)
         sc = scores_of(X, scores, Xa.shape[0])
+        _check_ranking(sc)
         ranks = metrics.rank_scores(sc)
         self._train_scores = sc
         self._train_matrix = Xa

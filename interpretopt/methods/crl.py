@@ -104,6 +104,20 @@ def _check_black_box(black_box: Any, *, need_fit: bool) -> None:
                          "(pass refit=False to use it as already trained)")
 
 
+def _refit_clone(black_box: Any, X: np.ndarray, y: np.ndarray) -> Any:
+    """A fresh clone of ``black_box`` trained on ``(X, y)``; a model that cannot be cloned is refused clearly."""
+    from sklearn.base import clone
+
+    try:
+        proto = clone(black_box)
+    except Exception as exc:
+        raise InputError(
+            f"refit=True trains a fresh copy of the black box, but {type(black_box).__name__} cannot be copied "
+            f"({type(exc).__name__}: {exc}); give a scikit-learn estimator (get_params/set_params, e.g. by "
+            "subclassing sklearn.base.BaseEstimator), or pass an already trained model with refit=False") from None
+    return proto.fit(X, y)
+
+
 def _conjunction(items):
     from interpretopt.rules import Conjunction
 
@@ -150,9 +164,7 @@ class _CompanionBase(ContractMixin, ClassifierMixin, BaseEstimator):
         elif bb is not None and not callable(getattr(bb, "predict", None)):
             raise InputError(f"black_box must have a predict method; got {type(bb).__name__}")
         if refit and bb is not None:
-            from sklearn.base import clone
-
-            self.black_box_ = clone(bb).fit(Xn, np.asarray(y).ravel())
+            self.black_box_ = _refit_clone(bb, Xn, np.asarray(y).ravel())
         else:
             self.black_box_ = bb
         self.blackbox_train_pred_source_ = "given" if blackbox_pred is not None else train_pred

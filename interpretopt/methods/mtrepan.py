@@ -73,7 +73,7 @@ from interpretopt._validation import (
     render_names,
     validate_data,
 )
-from interpretopt.exceptions import InputError
+from interpretopt.exceptions import InputError, InterpretoptError
 from interpretopt.heuristics.polytope_sampling import SAMPLING_METHODS
 from interpretopt.heuristics.trepan import (
     LEAF_LABELS,
@@ -101,6 +101,18 @@ class SamplingCapWarning(UserWarning):
 # the target as an oracle
 
 
+def _ask_target(fn: Any, X: np.ndarray) -> Any:
+    """The target's answers on ``X``; an exception inside the user's model becomes one clear error (chained)."""
+    try:
+        return fn(X)
+    except InterpretoptError:
+        raise
+    except Exception as exc:
+        raise InputError(f"the target model failed when asked to label {X.shape[0]} sampled row(s) of "
+                         f"{X.shape[1]} feature(s) ({type(exc).__name__}: {exc}); the target must label any row of "
+                         "the box X spans, given as a float array (n, d)") from exc
+
+
 def make_oracle(model: Any) -> tuple[Any, np.ndarray]:
     """``(oracle, classes)``: ``oracle(X) -> {0, 1}`` (1 = ``classes[1]``) from a fitted binary classifier.
 
@@ -117,7 +129,7 @@ def make_oracle(model: Any) -> tuple[Any, np.ndarray]:
             pos = classes[1]
 
             def oracle(X: np.ndarray) -> np.ndarray:
-                out = np.asarray(model.predict(X)).ravel()
+                out = np.asarray(_ask_target(model.predict, X)).ravel()
                 bad = ~np.isin(out, classes)
                 if bad.any():
                     raise InputError(f"the target predicted {out[bad][0]!r}, not one of its classes {classes.tolist()}")
@@ -132,7 +144,7 @@ def make_oracle(model: Any) -> tuple[Any, np.ndarray]:
                          f"got {type(model).__name__}")
 
     def oracle_fn(X: np.ndarray) -> np.ndarray:
-        out = np.asarray(fn(X)).ravel()
+        out = np.asarray(_ask_target(fn, X)).ravel()
         if out.dtype == bool:
             return out.astype(np.int8)
         vals = np.unique(out)
