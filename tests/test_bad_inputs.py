@@ -20,6 +20,7 @@ from interpretopt.exceptions import (
     InputTypeError,
     NotFittedError,
     ParameterError,
+    SolverError,
     UnknownNameError,
 )
 
@@ -125,6 +126,47 @@ def _run_exp(**kw):
     return run_experiment(cfg, **kw)
 
 
+YS = np.where(Y == 1, "yes", "no")
+
+
+def _t(y):
+    """A depth-2 tree fitted on X with labels y."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    return DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+
+
+def _f2(Z):
+    """A binary target as a function of the rows."""
+    return (np.asarray(Z)[:, 0] > 0).astype(int)
+
+
+class _NotAnEstimator:
+    """Has fit and predict but no get_params: scikit-learn cannot clone it."""
+
+    def fit(self, X, y):
+        return self
+
+    def predict(self, X):
+        return _f2(X)
+
+
+def _grounded_on(frame):
+    from interpretopt.methods.brcg import GroundedBRCGClassifier
+
+    return GroundedBRCGClassifier(grounding=_fitted_brcg_frame().rules_, max_iter=3).fit(frame, Y)
+
+
+def _raiser(Z):
+    raise ZeroDivisionError("division by zero")
+
+
+def _diff(cls, **kw):
+    import interpretopt.methods.imd as imd
+
+    return getattr(imd, cls)(**kw)
+
+
 # ----------------------------------------------------------------------------- the API
 API = [
     # BRCG
@@ -213,14 +255,178 @@ API = [
     ("scheduler timeout 0", lambda: _run_exp(scheduler="tcp://127.0.0.1:9", scheduler_timeout=0), InputError,
      r"got 0"),
     ("blank scheduler address", lambda: _run_exp(scheduler="  "), InputError, r"got '  '"),
+    # ---- issue 38, item 5: answers that were silently wrong
+    # two models, one labelled {0, 1} and one {"no", "yes"}: every row counted as a difference
+    ("imd labels 0/1 against no/yes", lambda: _imd(max_depth=2).fit(X, _t(Y), _t(YS)), InputError,
+     r"cannot be matched by value: model1 gives \[0, 1\] and model2 gives \['no', 'yes'\] \(numbers against text\)"
+     r".*Encode both the same way"),
+    ("imd label vectors 0/1 against no/yes", lambda: _imd(max_depth=2).fit(X, Y, YS), InputError,
+     r"numbers against text"),
+    ("imd label sets with nothing in common", lambda: _imd(max_depth=2).fit(X, Y, Y + 5), InputError,
+     r"model1 gives \[0, 1\] and model2 gives \[5, 6\] \(no label in common\)"),
+    ("separate surrogates 0/1 against no/yes", lambda: _diff("SeparateSurrogates", max_depth=2).fit(X, _t(Y), _t(YS)),
+     InputError, r"cannot be matched by value"),
+    ("direct DT 0/1 against no/yes", lambda: _diff("DirectDT", max_depth=2).fit(X, _t(Y), _t(YS)), InputError,
+     r"cannot be matched by value"),
+    ("direct GB 0/1 against no/yes", lambda: _diff("DirectGB", max_depth=2).fit(X, _t(Y), _t(YS)), InputError,
+     r"cannot be matched by value"),
+    ("imd continuous 'labels'", lambda: _imd(max_depth=2).fit(X, X[:, 0], Y), InputError,
+     r"model1 / y1 gives continuous values .*not class labels; pass a classifier or its predicted labels"),
+    ("imd one row", lambda: _imd().fit(X[:1], Y[:1], Y[:1]), InputError, r"at least 2 samples, got n_samples = 1"),
+    # a grounding learned on named columns was carried to other columns by position
+    ("grounding on renamed columns", lambda: _grounded_on(DF.set_axis(["p", "q", "r"], axis=1)), InputError,
+     r"grounding rules use column\(s\) \['a'.*that X does not have \(X's columns: p, q, r\)"),
+    ("grounding on columns without names", lambda: _grounded_on(X), InputError,
+     r"learned on named columns \(a.*\) but X has no column names; fit on a DataFrame"),
+    ("brcg one row", lambda: _brcg().fit(X[:1], Y[:1]), InputError,
+     r"BRCGClassifier needs at least 2 samples, got n_samples = 1"),
+    ("zero-volume box: one row", lambda: _mtrepan().fit(X[:1], _f2), InputError,
+     r"n_samples = 1\) are all the same point.*zero volume.*pass rows that differ"),
+    ("zero-volume box: one row, TRE-PAN", lambda: _trepan().fit(X[:1], _f2), InputError, r"zero volume"),
+    ("zero-volume box: repeated row", lambda: _mtrepan().fit(np.repeat(X[:1], 10, axis=0), _f2), InputError,
+     r"the 10 row\(s\) of X .*same point"),
+    ("crl black box it cannot clone", lambda: _crl(black_box=_NotAnEstimator()).fit(X, Y), InputError,
+     r"cannot be copied .*give a scikit-learn estimator.*or pass an already trained model with refit=False"),
+    ("crl predict_proba without the black box's", lambda: _crl(black_box=_NotAnEstimator(), refit=False)
+     .fit(X, Y).predict_proba(X, transparency=0.0), InputError,
+     r"40 row\(s\) go to the black box, which has no predict_proba \(_NotAnEstimator\); use predict"),
+    # a bool for an integer parameter was taken as 1
+    ("bool for an int: brcg max_literals", lambda: _brcg(max_literals=True).fit(X, Y), ParameterError,
+     r"'max_literals' parameter of BRCGClassifier must be an int in the range \[1, inf\)\. Got True.*not a number"),
+    ("bool for an int: brcg max_iter", lambda: _brcg().set_params(max_iter=False).fit(X, Y), ParameterError,
+     r"'max_iter'.*Got False"),
+    ("bool for an int: abbr L", lambda: _rls(L=True).fit(X, SCORES), ParameterError, r"'L' parameter.*Got True"),
+    ("bool for an int: abbr K", lambda: _check(K=True).fit(X, SCORES), ParameterError, r"'K' parameter.*Got True"),
+    ("bool for an int: crl n_iter", lambda: _crl(n_iter=True).fit(X, Y), ParameterError,
+     r"'n_iter' parameter of CompanionRuleList.*Got True"),
+    ("bool for an int: mtrepan max_depth", lambda: _mtrepan(max_depth=True).fit(X, _f2), ParameterError,
+     r"'max_depth' parameter of MTREPANClassifier must be an int in the range \[1, 64\]\. Got True"),
+    ("bool for a float: crl C0", lambda: _crl(C0=True).fit(X, Y), ParameterError, r"'C0'.*Got True"),
+    ("bool for an int in a config check", lambda: __import__("interpretopt._validation", fromlist=["check_params"])
+     .check_params(__import__("interpretopt.methods.brcg", fromlist=["BRCGClassifier"]).BRCGClassifier,
+                   {"beam_width": True}), ParameterError, r"'beam_width'.*Got True"),
+    ("abbr constant scores", lambda: _rls().fit(X, np.full(40, 0.5)), InputError,
+     r"every score is 0\.5: constant scores carry no ranking.*pass the black box's predicted probabilities"),
+    ("abbr checklist constant scores", lambda: _check(K=2, n_iter=10).fit(X, np.zeros(40)), InputError,
+     r"every score is 0\.0"),
+    # ---- item 6: raw tracebacks
+    ("abbr string labels as scores", lambda: _rls().fit(X, YS), InputError,
+     r"scores must be numbers .*got labels such as '(no|yes)'.*pass model\.predict_proba\(X\)\[:, 1\]"),
+    ("abbr checklist string labels", lambda: _check(K=2, n_iter=10).fit(X, YS), InputError, r"got labels"),
+    ("abbr baseline string labels", lambda: _gcr(M=2, n_iter=10, n_seeds=2).fit(X, YS), InputError, r"got labels"),
+    ("abbr booleans as scores", lambda: _rls().fit(X, Y.astype(bool)), InputError, r"got booleans such as"),
+    ("abbr unfitted black box", lambda: _rls().fit(X, __import__("sklearn.tree", fromlist=["x"])
+                                                   .DecisionTreeClassifier()), InputError,
+     r"DecisionTreeClassifier could not predict_proba on X \(NotFittedError.*pass a fitted probabilistic model"),
+    ("abbr black box without predict_proba", lambda: _rls().fit(X, __import__("sklearn.svm", fromlist=["x"])
+                                                                 .LinearSVC().fit(X, Y)), InputError,
+     r"LinearSVC has no predict_proba"),
+    ("mtrepan unavailable solver before sampling", lambda: _mtrepan(solver="gurobi").fit(X, _f2), SolverError,
+     r"MTREPANClassifier: solver 'gurobi' cannot run here: .*available: highs"),
+    ("trepan svm splitter, unavailable solver", lambda: _trepan(splitter="svm_1d", solver="gurobi").fit(X, _f2),
+     SolverError, r"TREPANClassifier: solver 'gurobi' cannot run here"),
+    ("brcg mip_solver unavailable", lambda: _brcg(mip_solver="gurobi").fit(X, Y), SolverError,
+     r"mip_solver 'gurobi' cannot run here"),
+    ("mtrepan target that raises", lambda: _mtrepan().fit(X, _raiser), InputError,
+     r"the target model failed when asked to label \d+ sampled row\(s\) of 3 feature\(s\) \(ZeroDivisionError"),
+    # ---- probed as a new user would
+    ("brcg empty frame", lambda: _brcg().fit(DF.iloc[:0], Y[:0]), InputError, r"X has no rows: 0 sample\(s\)"),
+    ("brcg y 2-D", lambda: _brcg().fit(X, np.c_[Y, Y]), InputError, r"y must be 1-D .*shape \(40, 2\)"),
+    ("brcg nullable Int64 with NA", lambda: _brcg().fit(DF.assign(a=pd.array([None] + [1] * 39, dtype="Int64")), Y),
+     InputError, r"1 NaN \(missing\) value\(s\) in column 'a', first at row 0"),
+    ("brcg missing labels", lambda: _brcg().fit(X, np.array([None] + [1] * 39, dtype=object)), InputError,
+     r"missing labels \(None/NaN\), first at row 0"),
+    ("brcg datetime column", lambda: _brcg().fit(DF.assign(a=pd.date_range("2020", periods=40)), Y), InputTypeError,
+     r"column 'a' holds a Timestamp at row 0"),
+    ("brcg float labels", lambda: _brcg().fit(X, Y + 0.5), InputError, r"Unknown label type: continuous"),
+    ("brcg duplicate column names", lambda: _brcg().fit(DF.set_axis(["a", "a", "b"], axis=1), Y), InputError,
+     r"(?s)unique column names.*'a' 2 times"),
+    ("brcg negative sample weights", lambda: _brcg().fit(X, Y, sample_weight=-np.ones(40)), InputError,
+     r"sample_weight must be finite and >= 0; entry 0 is -1\.0"),
+    ("brcg target_class 2", lambda: _brcg(target_class=2).fit(X, Y), ParameterError, r"'target_class'.*Got 2"),
+    ("grounded without grounding", lambda: _grounded().fit(X, Y), ParameterError, r"'grounding'.*Got None"),
+    ("crl empty", lambda: _crl().fit(X[:0], Y[:0]), InputError, r"X has no rows"),
+    ("crl 1-D X", lambda: _crl().fit(X[:, 0], Y), InputError, r"1-D array of length 40"),
+    ("crl y length", lambda: _crl().fit(X, Y[:30]), InputError, r"y has 30 labels but X has 40 rows"),
+    ("crl three classes", lambda: _crl().fit(X, np.arange(40) % 3), InputError, r"y has 3 classes \[0, 1, 2\]"),
+    ("crl predict with fewer columns", lambda: _crl(n_iter=20).fit(X, Y).predict(X[:, :2]), InputError,
+     r"X has 2 features, but CompanionRuleList is expecting 3"),
+    ("crl NaN", lambda: _crl().fit(np.where(X > 1, np.nan, X), Y), InputError, r"NaN \(missing\) value\(s\)"),
+    ("crl one class", lambda: _crl().fit(X, np.zeros(40, int)), InputError, r"only one class \[0\]; two classes"),
+    ("paired one class", lambda: _paired().fit(X, np.zeros(40, int)), InputError, r"only one class \[0\]"),
+    ("imd unfitted model", lambda: _imd().fit(X, __import__("sklearn.tree", fromlist=["x"]).DecisionTreeClassifier(),
+                                              _t(Y)), InputError, r"model1 / y1 could not predict on X \(NotFittedError"),
+    ("imd a string for a model", lambda: _imd().fit(X, "tree", _t(Y)), InputError,
+     r"model1 / y1 must give one label per row of X, got an array of shape \(\)"),
+    ("imd 2-D labels", lambda: _imd().fit(X, np.c_[Y, Y], Y), InputError, r"shape \(40, 2\)"),
+    ("imd NaN labels", lambda: _imd().fit(X, np.where(Y == 1, np.nan, 0.0), Y), InputError, r"NaN or infinite labels"),
+    ("imd empty X", lambda: _imd().fit(X[:0], Y[:0], Y[:0]), InputError, r"X has no rows"),
+    ("imd predict with fewer columns", lambda: _imd(max_depth=2).fit(X, Y, 1 - Y).predict(X[:, :2]), InputError,
+     r"X has 2 features, but IMDExplainer is expecting 3"),
+    ("abbr scores 2-D", lambda: _rls().fit(X, np.c_[SCORES, SCORES, SCORES]), InputError,
+     r"one value per row of X \(40\), got shape \(40, 3\)"),
+    ("abbr one row", lambda: _rls().fit(X[:1], SCORES[:1]), InputError, r"at least 2 samples, got n_samples = 1"),
+    ("abbr predict with fewer columns", lambda: _rls().fit(X, SCORES).predict(X[:, :2]), InputError,
+     r"X has 2 features, but RuleListSearch is expecting 3"),
+    ("abbr NaN X", lambda: _rls().fit(np.where(X > 1, np.nan, X), SCORES), InputError, r"NaN \(missing\)"),
+    ("mtrepan not a model", lambda: _mtrepan().fit(X, 5), InputError,
+     r"must be a fitted classifier with predict\(\) or a callable, got int"),
+    ("mtrepan target returns strings", lambda: _mtrepan().fit(X, lambda Z: np.where(_f2(Z) == 1, "y", "n")),
+     InputError, r"binary with labels \{0, 1\} or \{-1, 1\}; it returned \['n', 'y'\]"),
+    ("mtrepan target returns too few", lambda: _mtrepan().fit(X, lambda Z: np.zeros(3)), InputError,
+     r"returned 3 labels for 40 rows"),
+    ("mtrepan target returns probabilities", lambda: _mtrepan().fit(X, lambda Z: np.full((len(Z), 2), 0.5)),
+     InputError, r"it returned \[0\.5\]"),
+    ("mtrepan string column", lambda: _mtrepan().fit(DF.assign(a=["x", "y"] * 20), _f2), InputError,
+     r"column 'a' holds the non-numeric value 'x' \(row 0\).*encode categorical columns first"),
+    ("mtrepan predict with fewer columns", lambda: _mtrepan(max_depth=1).fit(X, _f2).predict(X[:, :2]), InputError,
+     r"X has 2 features, but MTREPANClassifier is expecting 3"),
+]
+
+# ---- inputs that are accepted with a warning saying what was done (never silently)
+WARNS = [
+    ("brcg labels of one class: constant model", lambda: _brcg().fit(X, np.zeros(40, int)),
+     __import__("interpretopt._validation", fromlist=["SingleClassWarning"]).SingleClassWarning,
+     r"BRCGClassifier: y has only one class \[0\]; the model predicts it on every row"),
+    ("brcg labels of one string class", lambda: _brcg().fit(X, np.full(40, "yes")),
+     __import__("interpretopt._validation", fromlist=["SingleClassWarning"]).SingleClassWarning,
+     r"only one class \['yes'\]"),
+    ("imd models that know different labels", lambda: _imd(max_depth=2).fit(X, _t(Y), _t(np.where(Y == 1, 1, 2))),
+     UserWarning, r"the two models know different labels \(only model1: \[0\], only model2: \[2\]\)"),
 ]
 
 
 @pytest.mark.parametrize("case", API, ids=[c[0] for c in API])
 def test_api_bad_input(case):
+    from interpretopt.exceptions import InterpretoptError
+
     _, call, exc, match = case
-    with pytest.raises(exc, match=match):
+    with pytest.raises(exc, match=match) as info:
         call()
+    # raised on purpose by interpretopt (no raw error from numpy, pandas or a solver), except
+    # the TypeError of the run context's memo, which is a programming error
+    assert isinstance(info.value, (InterpretoptError, TypeError)), type(info.value)
+
+
+@pytest.mark.parametrize("case", WARNS, ids=[c[0] for c in WARNS])
+def test_api_input_accepted_with_a_warning(case):
+    _, call, category, match = case
+    with pytest.warns(category, match=match):
+        call()
+
+
+def test_grounding_follows_column_names_not_positions():
+    """Regression: a grounding fitted on columns (a, b, c) applied to (c, b, a) kept position 0 = a."""
+    g = _fitted_brcg_frame()
+    assert g.rules_.feature_names == ("a", "b", "c")
+    reordered = DF[["c", "b", "a"]]
+    est = _grounded_on(reordered)
+    kept = [r for r, k in zip(est.grounding_clauses_, est.grounding_kept_) if k]
+    assert kept, "the grounding rules fit these labels; some are kept"
+    ours = {r.render(["c", "b", "a"]) for r in est.rules_.rules}
+    theirs = {r.render(["a", "b", "c"]) for r in g.rules_.rules}
+    assert ours & theirs  # the same conditions, on the same named columns
+    assert est.rules_.feature_names == ("c", "b", "a")
 
 
 # ----------------------------------------------------------------------------- configs
@@ -316,5 +522,5 @@ def test_cli_bad_input(case, files, capsys):
     assert "Traceback" not in err
 
 
-def test_at_least_sixty_bad_inputs():
-    assert len(API) + len(CONFIGS) + len(CLI) >= 60
+def test_at_least_a_hundred_and_ten_bad_inputs():
+    assert len(API) + len(WARNS) + len(CONFIGS) + len(CLI) >= 110

@@ -181,7 +181,8 @@ def _numeric_scores(obj) -> np.ndarray:
     """Scores given as an array: numbers, not labels (strings or booleans are refused, saying what to pass)."""
     raw = np.asarray(obj)
     if raw.dtype == bool or raw.dtype.kind in "USO":
-        example = raw.ravel()[0] if raw.size else None
+        first = raw.ravel()[0] if raw.size else None
+        example = first.item() if isinstance(first, np.generic) else first
         if raw.dtype == bool or not all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
                                         for v in raw.ravel().tolist()):
             raise InputError(

@@ -197,7 +197,7 @@ class _DiffModel(ContractMixin, BaseEstimator):
         from interpretopt.data import OneHotFrame
 
         self._validate_params()
-        Xv = validate_data(self, X, reset=True, categorical=True)
+        Xv = validate_data(self, X, reset=True, categorical=True, min_samples=2)
         cats = [c for c in Xv.columns if isinstance(Xv[c].dtype, pd.CategoricalDtype)]
         self.encoder_ = OneHotFrame(tuple(cats)).fit(Xv) if cats else None
         Xa = self._encode(Xv)
