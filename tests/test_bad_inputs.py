@@ -379,6 +379,13 @@ API = [
      InputError, r"it returned \[0\.5\]"),
     ("mtrepan string column", lambda: _mtrepan().fit(DF.assign(a=["x", "y"] * 20), _f2), InputError,
      r"column 'a' holds the non-numeric value 'x' \(row 0\).*encode categorical columns first"),
+    ("brcg conditions without passthrough", lambda: _brcg(conditions=[1, 2]).fit(X, Y), ParameterError,
+     r"conditions name the columns of binary input and are read only with binarizer='passthrough', got "
+     r"binarizer='quantile'"),
+    ("imd metrics with 0/1 against no/yes", lambda: _imd(max_depth=2).fit(X, Y, 1 - Y).metrics(X, Y, YS), InputError,
+     r"numbers against text"),
+    ("imd refined with labels unseen at fit", lambda: _imd(max_depth=2).fit(X, Y, 1 - Y).refined(X, Y + 5, Y),
+     InputError, r"label 5 was not seen in fit; classes: \[0, 1\]"),
     ("mtrepan predict with fewer columns", lambda: _mtrepan(max_depth=1).fit(X, _f2).predict(X[:, :2]), InputError,
      r"X has 2 features, but MTREPANClassifier is expecting 3"),
 ]

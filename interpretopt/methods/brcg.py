@@ -34,7 +34,7 @@ from interpretopt._validation import (
     validate_data,
     warn_single_class,
 )
-from interpretopt.exceptions import InputError
+from interpretopt.exceptions import InputError, ParameterError
 from interpretopt.formulations import brcg as F
 from interpretopt.methods._colgen import (
     PRICING_STRATEGIES,
@@ -333,6 +333,10 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
     def _validate_params(self) -> None:
         super()._validate_params()
         owner = type(self).__name__
+        if self.conditions is not None and not (isinstance(self.binarizer, str) and self.binarizer == "passthrough"):
+            raise ParameterError(f"{owner}: conditions name the columns of binary input and are read only with "
+                                 f"binarizer='passthrough', got binarizer={self.binarizer!r}; drop conditions, or "
+                                 "pass a 0/1 matrix with binarizer='passthrough'")
         for what in ("pricing_solver", "mip_solver"):
             if getattr(self, what) is not None:
                 check_solver(getattr(self, what), ("milp",), owner=owner, what=what)

@@ -224,9 +224,13 @@ class _DiffModel(ContractMixin, BaseEstimator):
             return X
         return _mark(self._encode(validate_data(self, X, reset=False, categorical=True)))
 
-    def _prepare(self, X: Any, a: Any, b: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _prepare(self, X: Any, a: Any, b: Any, *, match_labels: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Checked ``X`` and the two label vectors; ``match_labels=False`` for a caller that checks the
+        labels against ``classes_`` itself (stricter than :func:`_check_label_sets`)."""
         Xa = self._check_X(X)
         y1, y2 = self._labels(X, a, b, Xa.shape[0])
+        if match_labels:
+            _check_label_sets(a, b, y1, y2)
         return Xa, y1, y2
 
     def _rule_masks(self, Xa: np.ndarray) -> np.ndarray:
@@ -561,7 +565,7 @@ class IMDExplainer(_DiffModel):
         """A copy refined ``iterations`` more times on ``(X, model1, model2)``."""
         check_fitted(self, "n_features_in_")
         iterations = check_int("iterations", iterations, 0)
-        Xa, y1, y2 = self._prepare(X, model1, model2)
+        Xa, y1, y2 = self._prepare(X, model1, model2, match_labels=False)
         index = {v: i for i, v in enumerate(self.classes_.tolist())}
         try:
             codes1 = np.array([index[v] for v in y1.tolist()], dtype=np.int64)
