@@ -385,7 +385,7 @@ API = [
     ("imd metrics with 0/1 against no/yes", lambda: _imd(max_depth=2).fit(X, Y, 1 - Y).metrics(X, Y, YS), InputError,
      r"numbers against text"),
     ("imd refined with labels unseen at fit", lambda: _imd(max_depth=2).fit(X, Y, 1 - Y).refined(X, Y + 5, Y),
-     InputError, r"label 5 was not seen in fit; classes: \[0, 1\]"),
+     InputError, r"label [56] was not seen in fit; classes: \[0, 1\]"),
     ("mtrepan predict with fewer columns", lambda: _mtrepan(max_depth=1).fit(X, _f2).predict(X[:, :2]), InputError,
      r"X has 2 features, but MTREPANClassifier is expecting 3"),
 ]
