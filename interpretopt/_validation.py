@@ -65,6 +65,7 @@ __all__ = [
     "ContractMixin",
     "validate_params",
     "check_params",
+    "refuse_bools_for_numbers",
     "did_you_mean",
     "validate_data",
     "encode_binary_target",
@@ -239,7 +240,7 @@ def validate_params(estimator: Any) -> None:
     if constraints is None:
         raise TypeError(f"{type(estimator).__name__} declares no _parameter_constraints")
     params = estimator.get_params(deep=False)
-    _refuse_bools_for_numbers(constraints, params, type(estimator).__name__)
+    refuse_bools_for_numbers(constraints, params, type(estimator).__name__)
     try:
         validate_parameter_constraints(constraints, params, caller_name=type(estimator).__name__)
     except InvalidParameterError as exc:
@@ -264,7 +265,7 @@ def _takes_number(constraint: Any) -> bool:
     return isinstance(constraint, type) and issubclass(constraint, numbers.Number)
 
 
-def _refuse_bools_for_numbers(constraints: Mapping[str, list], params: Mapping[str, Any], owner: str) -> None:
+def refuse_bools_for_numbers(constraints: Mapping[str, list], params: Mapping[str, Any], owner: str) -> None:
     """A bool given for a number is an error (``True`` is an ``int`` to Python, so the schema alone takes it as 1).
 
     Raises
@@ -312,7 +313,7 @@ def check_params(cls: type, params: Mapping[str, Any], *, what: str | None = Non
         k = unknown[0]
         raise ParameterError(f"{owner} has no parameter {k!r}{did_you_mean(k, list(constraints))}; "
                              f"valid parameters: {', '.join(sorted(constraints))}")
-    _refuse_bools_for_numbers(constraints, params, owner)
+    refuse_bools_for_numbers(constraints, params, owner)
     try:
         validate_parameter_constraints({k: constraints[k] for k in params}, dict(params), caller_name=owner)
     except InvalidParameterError as exc:

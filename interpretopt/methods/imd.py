@@ -490,8 +490,10 @@ class IMDExplainer(_DiffModel):
 
     @property
     def diff_rules_(self) -> RuleSet:
-        """The diff rules (eq. 3) as a RuleSet over feature indices (built on first access)."""
-        return RuleSet(tuple(r.rule for r in self._rules()))
+        """The diff rules (eq. 3) as a RuleSet over feature indices (built on first access); fitted on
+        named columns, it carries the names of the columns the indices refer to (``feature_names_``)."""
+        named = getattr(self, "feature_names_in_", None) is not None
+        return RuleSet(tuple(r.rule for r in self._rules()), tuple(self.feature_names_) if named else None)
 
     @property
     def diff_rule_info_(self) -> list[DiffRule]:

@@ -183,7 +183,7 @@ def check_method_params(name: str, params: Mapping[str, Any], *, grid: bool = Fa
     """
     from sklearn.utils._param_validation import InvalidParameterError, validate_parameter_constraints
 
-    from interpretopt._validation import did_you_mean
+    from interpretopt._validation import did_you_mean, refuse_bools_for_numbers
     from interpretopt.exceptions import InterpretoptError
 
     accepted = accepted_parameters(name)
@@ -202,6 +202,7 @@ def check_method_params(name: str, params: Mapping[str, Any], *, grid: bool = Fa
         for v in values:
             for cons in accepted[k]:
                 try:
+                    refuse_bools_for_numbers({k: cons}, {k: v}, f"the {name} task")  # True is no count
                     validate_parameter_constraints({k: cons}, {k: v}, caller_name=f"the {name} task")
                 except InvalidParameterError as exc:
                     problems.append((k, str(exc)))
