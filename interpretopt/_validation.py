@@ -73,6 +73,7 @@ __all__ = [
     "warn_single_class",
     "check_fitted",
     "render_names",
+    "fitted_names",
     "solver_capabilities",
     "check_solver",
     "check_solver_available",
@@ -705,6 +706,16 @@ def check_fitted(estimator: Any, attributes: str | Sequence[str] | None = None) 
         if isinstance(exc, NotFittedError):
             raise
         raise NotFittedError(str(exc)) from None
+
+
+def fitted_names(estimator: Any) -> tuple[str, ...] | None:
+    """The column names ``estimator`` was fitted on (``feature_names_in_``), or None for unnamed columns.
+
+    Rules learned on named columns carry these names (``RuleSet``/``RuleList``/``Checklist``
+    ``feature_names``), so that whoever reuses them on other data can match columns by name.
+    """
+    names = getattr(estimator, "feature_names_in_", None)
+    return None if names is None else tuple(str(n) for n in names)
 
 
 def render_names(estimator: Any, feature_names: Any = None) -> list[str]:

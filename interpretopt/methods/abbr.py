@@ -104,6 +104,7 @@ from interpretopt._validation import (
     check_solver_available,
     check_X,
     feature_names_of,
+    fitted_names,
     render_names,
     validate_data,
 )
@@ -508,7 +509,7 @@ class RuleListSearch(_ABBRBase):
         rules = tuple(Conjunction(tuple(_cond(c) for c in pool.rule_conditions(i))) for i in res.rules)
         self.rule_indices_ = tuple(res.rules)
         self.rules_ = rules
-        self.rule_list_ = RuleList(rules, (1,) * len(rules), 0)
+        self.rule_list_ = RuleList(rules, (1,) * len(rules), 0, feature_names=fitted_names(self))
         self.abbr_ = res.value
         self.m_star_ = res.m_star
         self.init_abbr_ = res.init_value
@@ -763,7 +764,7 @@ class ChecklistSearch(_ABBRBase):
         conds = tuple(_cond(sub.conditions[i]) for i in res.conditions)
         self.conditions_ = conds
         self.threshold_ = int(res.threshold)
-        self.checklist_ = Checklist(conds, self.threshold_)
+        self.checklist_ = Checklist(conds, self.threshold_, feature_names=fitted_names(self))
         self.abbr_ = res.value
         self.init_abbr_ = res.init_value
         count = sub.cover[list(res.conditions)].sum(axis=0)

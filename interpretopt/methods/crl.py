@@ -46,6 +46,7 @@ from interpretopt._validation import (
     check_in_range,
     check_int,
     encode_binary_target,
+    fitted_names,
     render_names,
     validate_data,
 )
@@ -418,7 +419,8 @@ class _CompanionBase(ContractMixin, ClassifierMixin, BaseEstimator):
 
             self.rules_ = RuleList(tuple(_conjunction([items[i] for i in s]) for s in body),
                                    tuple(self.classes_[lab] for lab in self.rule_labels_[:len(body)]),
-                                   self.classes_[self.rule_labels_[-1]] if has_default else None)
+                                   self.classes_[self.rule_labels_[-1]] if has_default else None,
+                                   feature_names=fitted_names(self))
         else:  # a negated middle bin is a disjunction: the list is still exact on binarized inputs
             self.rules_ = None
 

@@ -52,6 +52,22 @@ def _label_text(label: Any, class_names: Any) -> str:
         return str(label)
 
 
+def _feature_names(obj: Any, features: Iterable[int]) -> None:
+    """Normalize ``obj.feature_names`` to a tuple of str (or None); every used feature must have a name."""
+    names = obj.feature_names
+    if names is None:
+        return
+    owner = type(obj).__name__
+    if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+        raise InputError(f"{owner} feature_names must be a sequence of column names, got {names!r}")
+    names = tuple(str(n) for n in names)
+    object.__setattr__(obj, "feature_names", names)
+    bad = [f for f in features if f >= len(names)]
+    if bad:
+        raise InputError(f"{owner}: a rule uses feature {bad[0]} but only {len(names)} feature names are given "
+                         f"({', '.join(names[:8])})")
+
+
 @dataclass(frozen=True, eq=False)
 class RuleSet:
     """A DNF rule set: predicts 1 on a sample when any rule holds, else 0.
@@ -76,16 +92,7 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", _as_rules(self.rules, "RuleSet"))
-        if self.feature_names is not None:
-            names = self.feature_names
-            if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
-                raise InputError(f"RuleSet feature_names must be a sequence of column names, got {names!r}")
-            object.__setattr__(self, "feature_names", tuple(str(n) for n in names))
-            d = len(self.feature_names)
-            bad = [f for f in self.features if f >= d]
-            if bad:
-                raise InputError(f"RuleSet: a rule uses feature {bad[0]} but only {d} feature names are given "
-                                 f"({', '.join(self.feature_names[:8])})")
+        _feature_names(self, self.features)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RuleSet):
@@ -172,11 +179,15 @@ class RuleList:
         One label per rule.
     default : label
         Predicted when no rule holds.
+    feature_names : sequence of str, optional
+        Names of the columns the feature indices refer to (rules learned on named columns);
+        used when rendering; not part of equality.
     """
 
     rules: tuple[Conjunction, ...]
     labels: tuple[Any, ...]
     default: Any
+    feature_names: tuple[str, ...] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         rules = _as_rules(self.rules, "RuleList")
@@ -190,6 +201,7 @@ class RuleList:
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "labels", labels)
         object.__setattr__(self, "default", default)
+        _feature_names(self, {f for r in rules for f in r.features})
 
     def __len__(self) -> int:
         return len(self.rules)
@@ -227,6 +239,8 @@ class RuleList:
 
     def render(self, feature_names: Sequence[str] | None = None, *, class_names: Any = None) -> str:
         """``IF r1 THEN a / ELSE IF r2 THEN b / ELSE default``, one branch per line."""
+        if feature_names is None:
+            feature_names = self.feature_names
         lines = []
         for k, (r, lab) in enumerate(zip(self.rules, self.labels)):
             head = "IF" if k == 0 else "ELSE IF"
@@ -248,10 +262,14 @@ class Checklist:
     conditions : iterable of Condition (or Conjunction, each counting as one item)
     threshold : int
         0 <= t <= K.
+    feature_names : sequence of str, optional
+        Names of the columns the feature indices refer to (learned on named columns); used
+        when rendering; not part of equality.
     """
 
     conditions: tuple[Condition | Conjunction, ...]
     threshold: int
+    feature_names: tuple[str, ...] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         conds = self.conditions
@@ -273,6 +291,7 @@ class Checklist:
         if not 0 <= t <= len(items):
             raise InputError(f"Checklist threshold must be in [0, {len(items)}] for {len(items)} conditions, got {t}")
         object.__setattr__(self, "conditions", tuple(items))
+        _feature_names(self, {f for c in items for f in ((c.feature,) if isinstance(c, Condition) else c.features)})
         object.__setattr__(self, "threshold", int(t))
 
     def __len__(self) -> int:
@@ -300,6 +319,8 @@ class Checklist:
 
     def render(self, feature_names: Sequence[str] | None = None) -> str:
         """``at least t of these K conditions:`` followed by one condition per line."""
+        if feature_names is None:
+            feature_names = self.feature_names
         lines = [f"at least {self.threshold} of these {len(self.conditions)} conditions:"]
         lines += [f"  [ ] {c.render(feature_names)}" for c in self.conditions]
         return "\n".join(lines)

@@ -134,3 +134,33 @@ def test_models_on_binarized_matrix_match_raw():
     np.testing.assert_array_equal(rl.predict(X_bin, conditions=conds), rl.predict(X))
     ck = Checklist(conds[:3], 2)
     np.testing.assert_array_equal(ck.count(X_bin, conditions=conds), ck.count(X))
+
+
+# ----------------------------------------------------------------------------- feature names
+def test_rules_carry_feature_names_outside_equality():
+    """Rules learned on named columns carry the names: used when rendering, not part of equality."""
+    c = Condition(1, "<=", 2.0)
+    named, plain = RuleSet([c], ("age", "income")), RuleSet([c])
+    assert named == plain and hash(named) == hash(plain)
+    assert "income <= 2" in named.render() and "x1 <= 2" in plain.render()
+    assert named.add(Condition(0, ">", 1.0)).feature_names == ("age", "income")
+    assert named.canonical().feature_names == ("age", "income")
+    rl = RuleList([c], [1], 0, feature_names=["age", "income"])
+    assert rl == RuleList([c], [1], 0) and "IF income <= 2 THEN 1" in rl.render()
+    cl = Checklist([c], 1, feature_names=("age", "income"))
+    assert cl == Checklist([c], 1) and "income <= 2" in cl.render()
+
+
+_FAR = Condition(3, "<=", 1.0)
+
+
+@pytest.mark.parametrize("make", [lambda: RuleSet([_FAR], ("a",)), lambda: RuleList([_FAR], [1], 0, ("a",)),
+                                  lambda: Checklist([_FAR], 1, ("a",))], ids=["RuleSet", "RuleList", "Checklist"])
+def test_a_rule_on_a_feature_without_a_name_is_refused(make):
+    with pytest.raises(InputError, match=r"a rule uses feature 3 but only 1 feature names are given \(a\)"):
+        make()
+
+
+def test_feature_names_must_be_a_sequence():
+    with pytest.raises(InputError, match=r"feature_names must be a sequence of column names, got 'abc'"):
+        RuleSet([], "abc")
