@@ -415,7 +415,12 @@ def _col_label(X: Any, j: int) -> str:
 
 
 def _bad_cell_error(name: str, owner: str, label: str, row: int, value: Any, categorical: bool) -> InputError:
-    if isinstance(value, (str, bytes)):
+    if isinstance(value, bytes):
+        return InputTypeError(
+            f"{owner}: {name} {label} holds bytes at row {row} ({value!r}); a feature argument must be "
+            f"{'a string (a category) or a real number' if categorical else 'a real number'}: decode the column "
+            "first (e.g. col.str.decode('utf-8'))")
+    if isinstance(value, str):
         if categorical:
             return InputError(
                 f"{owner}: {name} {label} mixes numbers and strings (e.g. {value!r} at row {row}); a column is "
