@@ -368,8 +368,8 @@ class ReferenceSpec:
 
     ``stds`` holds the published standard deviations where the paper prints them (a value
     written ``{value: 0.898, std: 0.008}`` in YAML); ``tolerance`` is the absolute difference
-    within which ours counts as agreeing where the paper gives no std (default 0.03; e.g. 3
-    for a table in percent). ``pairs`` names the published model pair of a row label
+    within which ours counts as agreeing where neither side has a spread (default: by ``unit``,
+    see :mod:`interpretopt.experiments.agreement`). ``pairs`` names the published model pair of a row label
     (``"adult / max": "MLP1-GB"``), printed beside ours.
     """
 
@@ -378,6 +378,10 @@ class ReferenceSpec:
     stds: dict = field(default_factory=dict)  # read with `values`
     tolerance: float | None = key(None, low=0, low_open=True)
     pairs: dict = key(default_factory=dict, parse=_reference_pairs)
+    # the unit of the cells and the paper's number of repetitions behind each printed mean and std
+    # (default: the config's own repetitions at full scale), read by experiments/agreement.py
+    unit: str | None = key(None, choices=("fraction", "percent", "rank", "count", "quantity"), what="unit")
+    n: int | None = key(None, low=1)
 
 
 def _reference(c: Checker, r: Any, w: str, default: Any) -> ReferenceSpec | None:

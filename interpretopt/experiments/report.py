@@ -12,16 +12,21 @@ that runs at other root seeds, ``reproduce --seed N``, widen to the spread over 
 
 ``status`` is
 
-* ``compared``: we have a number for the cell (``ours`` is the mean over ``n_runs`` runs);
+* ``compared``: we have a number for the cell (``ours`` is the mean over ``n_runs`` runs),
+  judged by the agreement rule (:mod:`interpretopt.experiments.agreement`, ``docs/agreement.md``):
+  ``verdict`` ``agrees`` or ``differs``, by ``rule`` (``welch``, ``absolute``, ``relative``,
+  ``decision``, ``share``) with the band ``tolerance``; ``within_tolerance`` is the verdict as a bool;
+* ``partial``: we have a number, but made from fewer runs than the scale plans (``n_runs`` of
+  ``n_planned``): not compared, not judged;
 * ``no_data``: the cell's dataset is not held (``reason`` says why, e.g. "juvenile is not
   redistributable", or that its file is missing from the data directory);
 * ``not_run``: the data is held but no run of ours gave the cell (not at this scale, a
   failed run, a column we do not implement; ``reason`` says which).
 
-A compared cell agrees (``within_tolerance``) when ``|ours - paper|`` is at most the paper's
-standard deviation where it prints one, else the reference's ``tolerance`` (default 0.03,
-absolute, in the table's own units). A printed std of 0 (a rounded small std) counts as
-none printed: a tolerance of zero would demand agreement in digits the paper rounded away.
+``paper_n`` is the paper's number of repetitions behind its mean and std (the reference's
+``n``, else the config's repetitions at full scale), ``unit`` and ``kind`` what the cell
+measures (a fraction, a percentage, a count, a p-value, a win count, ...), ``n_limited`` the
+cell's runs that a wall-clock limit stopped (rows with ``limited_by_time``).
 
 :func:`reproduce_config` runs one config at a scale and returns its :class:`ConfigRecord`;
 :func:`reproduce_all` runs every table config and writes ``cells.csv``, ``REPORT.md`` (per
@@ -53,14 +58,16 @@ from interpretopt.experiments.config import SCALES, ExperimentConfig, TableSpec
 __all__ = [
     "CELL_COLUMNS", "PAPERS", "DEFAULT_TOLERANCE", "ConfigRecord", "table_configs", "protocol_notes",
     "count_runs", "cell_records", "summarize_cells", "reproduce_config", "reproduce_all", "write_report",
-    "plan", "read_costs", "compared_share", "concat_cells", "write_record",
+    "plan", "read_costs", "compared_share", "concat_cells", "write_record", "scale_changes", "comparison_figures",
+    "claims_of",
 ]
 
 CELL_COLUMNS = ("paper", "table", "row", "column", "paper_value", "paper_std", "ours", "ours_std", "ours_min",
                 "ours_max", "n_runs", "scale",
-                "status", "reason", "diff", "tolerance", "within_tolerance", "config", "pair_paper", "pair_ours")
-CELL_STATUSES = ("compared", "no_data", "not_run")
-DEFAULT_TOLERANCE = 0.03
+                "status", "reason", "diff", "tolerance", "within_tolerance", "config", "pair_paper", "pair_ours",
+                "paper_n", "unit", "kind", "verdict", "rule", "n_planned", "n_limited")
+CELL_STATUSES = ("compared", "partial", "no_data", "not_run")
+DEFAULT_TOLERANCE = 0.03  # the band of a fraction with no spread on either side (agreement.ABSOLUTE_TOLERANCE)
 COSTS_FILE = "run_costs.json"
 
 PAPERS: dict[str, str] = {
@@ -169,12 +176,14 @@ def _row_dataset(spec: TableSpec, row_label: str) -> str | None:
 
 def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, paper: str = "",
                  data_dir: str | None = None, held: dict[str, str | None] | None = None,
-                 published: ExperimentConfig | None = None) -> pd.DataFrame:
+                 published: ExperimentConfig | None = None, n_planned: int | None = None) -> pd.DataFrame:
     """One row per published cell of ``config``'s tables (see the module docstring).
 
     Whether a cell has data is decided by the published (full-scale) config's datasets: a
     dataset that a smaller scale leaves out is held all the same, so its cells are ``not_run``
-    ("not among the smoke scale's datasets"), never ``no_data``.
+    ("not among the smoke scale's datasets"), never ``no_data``. A cell we have a number for is
+    judged by :func:`interpretopt.experiments.agreement.judge`; one made from fewer runs than the
+    scale plans is ``partial`` (not compared).
 
     Parameters
     ----------
@@ -191,15 +200,22 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
         config's datasets; computed when omitted.
     published : ExperimentConfig or None
         The same config at full scale (default: ``config`` itself).
+    n_planned : int or None
+        Runs ``config`` plans at its scale (default: :func:`count_runs`); with fewer ok runs
+        stored, the cells short of runs are ``partial``.
     """
-    from interpretopt.data import unavailable_reason
     from interpretopt.experiments.tables import make_table
 
     published = config if published is None else published
     held = _held_datasets(published, data_dir) if held is None else held
-    at_scale = {d.label for d in config.datasets}
-    # datasets of the scale that `--datasets` left out (not run, by choice), told apart from the scale's own cut
-    deselected = set() if config.hash_datasets is None else {d.label for d in config.hash_datasets} - at_scale
+    if n_planned is None:
+        try:
+            n_planned = count_runs(config)
+        except Exception:  # a count that needs data we do not hold
+            n_planned = None
+    n_ok = 0 if results is None or not len(results) else int(
+        (results["run_status"] == "ok").sum() if "run_status" in results.columns else len(results))
+    short = n_planned is not None and n_ok < n_planned
     recs = []
     for spec in config.tables:
         ref = spec.reference
@@ -213,52 +229,156 @@ def cell_records(config: ExperimentConfig, results: pd.DataFrame | None, *, pape
                 tr = make_table(results, spec)
             except InterpretoptError as e:
                 err = f"table could not be made: {e}"
-        tol_default = ref.tolerance if ref.tolerance is not None else DEFAULT_TOLERANCE
+        ctx = _TableContext(config, published, spec, tr, err, held, short, n_ok, n_planned,
+                            _limited_counts(results, spec) if tr is not None else {})
         for r, row in ref.values.items():
             for c, paper_value in row.items():
-                std = ref.stds.get(r, {}).get(c)
-                rec = {"paper": paper, "table": spec.name, "row": r, "column": c, "paper_value": paper_value,
-                       "paper_std": std, "ours": np.nan, "ours_std": np.nan, "ours_min": np.nan, "ours_max": np.nan,
-                       "n_runs": 0, "scale": config.scale,
-                       "status": "not_run", "reason": "", "diff": np.nan,
-                       "tolerance": std if std else tol_default, "within_tolerance": None,
-                       "config": config.path, "pair_paper": ref.pairs.get(r), "pair_ours": None}
-                if tr is not None and spec.pair:
-                    rec["pair_ours"] = tr.pairs.get(r)
-                ds = _row_dataset(spec, r)
-                if ds is not None and ds not in held:
-                    rec["status"] = "no_data"
-                    rec["reason"] = unavailable_reason(ds) or f"dataset {ds!r} is not among this config's datasets"
-                elif ds is not None and held[ds] is not None:
-                    rec["status"], rec["reason"] = "no_data", held[ds]
-                elif ds is not None and ds not in at_scale:
-                    rec["reason"] = (f"{ds} is not among the datasets selected (--datasets)" if ds in deselected
-                                     else f"{ds} is not among the {config.scale} scale's datasets")
-                elif ds is None and any(v is not None for v in held.values()):
-                    rec["status"] = "no_data"
-                    rec["reason"] = "; ".join(v for v in held.values() if v is not None)
-                elif tr is None:
-                    rec["reason"] = err
-                else:
-                    ours = tr.mean.loc[r, c] if (r in tr.mean.index and c in tr.mean.columns) else np.nan
-                    summary = r not in tr.mean.index and tr.comparison is not None  # mean rank, p, wins rows
-                    if summary:
-                        hit = tr.comparison[(tr.comparison.row == r) & (tr.comparison.column == c)]
-                        ours = float(hit.ours.iloc[0]) if len(hit) else np.nan
-                    if ours is None or (isinstance(ours, float) and math.isnan(ours)):
-                        rec["reason"] = _why_not_run(tr, r, c, config.scale) + _skips(results, ds)
-                    else:
-                        n = int(tr.count.loc[r, c]) if not summary else int(tr.n_runs)
-                        sd = tr.std.loc[r, c] if not summary else np.nan
-                        rec.update(status="compared", ours=float(ours), ours_std=float(sd) if n > 1 else np.nan,
-                                   n_runs=n)
-                        if not summary and tr.min is not None:
-                            rec.update(ours_min=float(tr.min.loc[r, c]), ours_max=float(tr.max.loc[r, c]))
-                        if paper_value is not None:
-                            rec["diff"] = float(ours) - paper_value
-                            rec["within_tolerance"] = bool(abs(rec["diff"]) <= rec["tolerance"] + 1e-12)
-                recs.append(rec)
+                recs.append(_cell(ctx, paper, r, c, paper_value, results))
     return pd.DataFrame(recs, columns=list(CELL_COLUMNS))
+
+
+@dataclass
+class _TableContext:
+    """What every cell of one table is judged with."""
+
+    config: ExperimentConfig
+    published: ExperimentConfig
+    spec: TableSpec
+    tr: Any
+    err: str
+    held: dict
+    short: bool  # the config holds fewer ok runs than it plans at this scale
+    n_ok: int
+    n_planned: int | None
+    limited: dict  # (row, column) -> runs stopped by a wall-clock limit
+
+    @property
+    def unit(self) -> str:
+        from interpretopt.experiments.agreement import infer_unit
+
+        ref = self.spec.reference
+        vals = [v for row in ref.values.values() for v in row.values()]
+        return infer_unit(self.spec.metric, vals, aggregate=self.spec.aggregate, declared=ref.unit)
+
+
+def _cell(ctx: _TableContext, paper: str, r: str, c: str, paper_value, results) -> dict:
+    """One published cell: its status (compared / partial / no data / not run) and, compared, its verdict."""
+    from interpretopt.data import unavailable_reason
+    from interpretopt.experiments.agreement import cell_kind
+
+    spec, ref, config, held = ctx.spec, ctx.spec.reference, ctx.config, ctx.held
+    std = ref.stds.get(r, {}).get(c)
+    at_scale = {d.label for d in config.datasets}
+    deselected = set() if config.hash_datasets is None else {d.label for d in config.hash_datasets} - at_scale
+    kind = cell_kind(r, ctx.unit)
+    rec = {"paper": paper, "table": spec.name, "row": r, "column": c, "paper_value": paper_value,
+           "paper_std": std, "ours": np.nan, "ours_std": np.nan, "ours_min": np.nan, "ours_max": np.nan,
+           "n_runs": 0, "scale": config.scale, "status": "not_run", "reason": "", "diff": np.nan,
+           "tolerance": np.nan, "within_tolerance": None, "config": config.path, "pair_paper": ref.pairs.get(r),
+           "pair_ours": None, "paper_n": ref.n or ctx.published.repetitions, "unit": ctx.unit, "kind": kind,
+           "verdict": None, "rule": None, "n_planned": None, "n_limited": 0}
+    tr = ctx.tr
+    if tr is not None and spec.pair:
+        rec["pair_ours"] = tr.pairs.get(r)
+    ds = _row_dataset(spec, r)
+    if ds is not None and ds not in held:
+        rec["status"] = "no_data"
+        rec["reason"] = unavailable_reason(ds) or f"dataset {ds!r} is not among this config's datasets"
+    elif ds is not None and held[ds] is not None:
+        rec["status"], rec["reason"] = "no_data", held[ds]
+    elif ds is not None and ds not in at_scale:
+        rec["reason"] = (f"{ds} is not among the datasets selected (--datasets)" if ds in deselected
+                         else f"{ds} is not among the {config.scale} scale's datasets")
+    elif ds is None and any(v is not None for v in held.values()):
+        rec["status"] = "no_data"
+        rec["reason"] = "; ".join(v for v in held.values() if v is not None)
+    elif tr is None:
+        rec["reason"] = ctx.err
+    else:
+        _fill_ours(ctx, rec, r, c, ds, results)
+    return rec
+
+
+def _fill_ours(ctx: _TableContext, rec: dict, r: str, c: str, ds, results) -> None:
+    """Our number for a cell with data, and its verdict (or why there is none)."""
+    from interpretopt.experiments.agreement import Side, judge
+
+    tr, spec = ctx.tr, ctx.spec
+    ours = tr.mean.loc[r, c] if (r in tr.mean.index and c in tr.mean.columns) else np.nan
+    summary = r not in tr.mean.index and tr.comparison is not None  # mean rank, p, wins rows
+    if summary:
+        hit = tr.comparison[(tr.comparison.row == r) & (tr.comparison.column == c)]
+        ours = float(hit.ours.iloc[0]) if len(hit) else np.nan
+    if ours is None or (isinstance(ours, float) and math.isnan(ours)):
+        rec["reason"] = _why_not_run(tr, r, c, ctx.config.scale) + _skips(results, ds)
+        return
+    n = int(tr.count.loc[r, c]) if not summary else int(tr.n_runs)
+    sd = tr.std.loc[r, c] if not summary else np.nan
+    rec.update(status="compared", ours=float(ours), ours_std=float(sd) if n > 1 else np.nan, n_runs=n,
+               n_limited=int(ctx.limited.get((r, c), 0) if not summary else ctx.limited.get("all", 0)))
+    if not summary and tr.min is not None:
+        rec.update(ours_min=float(tr.min.loc[r, c]), ours_max=float(tr.max.loc[r, c]))
+    planned = _planned_runs(ctx, c, n, summary)
+    rec["n_planned"] = planned
+    if rec["paper_value"] is None:
+        return
+    rec["diff"] = float(ours) - rec["paper_value"]
+    paper_total, ours_total = (_win_totals(ctx, r, c) if rec["kind"] == "wins" else (None, None))
+    our_std = None if rec["unit"] == "rank" else rec["ours_std"]  # a rank table's std is the metric's, not the rank's
+    j = judge(rec["kind"], Side(rec["paper_value"], rec["paper_std"], rec["paper_n"], paper_total),
+              Side(float(ours), our_std, n, ours_total), planned_n=planned, tolerance=spec.reference.tolerance)
+    rec.update(verdict=j.verdict, rule=j.rule, tolerance=j.tolerance, within_tolerance=j.agrees)
+    if j.verdict == "partial":
+        rec.update(status="partial", reason=(j.detail if not summary else
+                                             f"the table holds {ctx.n_ok} of the {ctx.n_planned} runs this "
+                                             f"scale plans"))
+
+
+def _planned_runs(ctx: _TableContext, c: str, n: int, summary: bool) -> int | None:
+    """Runs the scale plans for a cell, where the config is short of runs (else ``None``: nothing is missing).
+
+    A dataset cell plans as many runs as the fullest cell of its column and at least one per
+    repetition; a summary cell (over all rows) plans one more than it has: every row counts.
+    """
+    if not ctx.short:
+        return None
+    if summary:
+        return n + 1
+    col = ctx.tr.count[c] if c in ctx.tr.count.columns else pd.Series([n])
+    return max(int(col.max()), ctx.config.repetitions)
+
+
+def _win_totals(ctx: _TableContext, r: str, c: str) -> tuple[int | None, int | None]:
+    """Rows a published win count and ours are out of: the published table's rows (its dataset /
+    pair rows, or its named pairs) and ours (the ``k/N`` of our summary cell)."""
+    ref = ctx.spec.reference
+    rows = {k for k in ref.values if not _is_summary_row(k)} | set(ref.pairs)
+    text = str(ctx.tr.extra_rows.get(r, {}).get(c, ""))
+    ours = int(text.split("/")[1]) if "/" in text and text.split("/")[1].strip().isdigit() else None
+    return (len(rows) or None), ours
+
+
+def _limited_counts(results: pd.DataFrame | None, spec: TableSpec) -> dict:
+    """``{(row label, column label): runs}`` of the table's ok runs stopped by a wall-clock limit
+    (a ``limited_by_time`` column), and ``"all"``: their number in the table; empty without the column."""
+    from interpretopt.experiments.tables import _label, apply_filter
+
+    if results is None or "limited_by_time" not in results.columns:
+        return {}
+    try:
+        df = apply_filter(results, spec.filter)
+    except InterpretoptError:
+        return {}
+    if "run_status" in df.columns:
+        df = df[df["run_status"] == "ok"]
+    flag = df["limited_by_time"].fillna(False).astype(bool)
+    df = df[flag]
+    out: dict = {"all": int(len(df))}
+    for rk, ck in zip(df[list(spec.rows)].itertuples(index=False, name=None),
+                      df[list(spec.columns)].itertuples(index=False, name=None)):
+        key = (_label(tuple(rk)), _label(tuple(ck)))
+        out[key] = out.get(key, 0) + 1
+    return out
 
 
 def _skips(results: pd.DataFrame, dataset: str | None) -> str:
@@ -296,17 +416,19 @@ def concat_cells(records: list) -> pd.DataFrame:
 
 
 def summarize_cells(cells: pd.DataFrame) -> pd.DataFrame:
-    """Per paper: published cells, with data, compared, within tolerance, no data, not run, share compared."""
+    """Per paper: published cells, with data, compared, within tolerance (agreeing by the agreement
+    rule), partial, no data, not run, share compared."""
     rows = []
     groups = list(cells.groupby("paper", sort=False)) if len(cells) else []
     for paper, g in groups + [("all", cells)]:
         n = len(g)
         comp = int((g["status"] == "compared").sum()) if n else 0
         nod = int((g["status"] == "no_data").sum()) if n else 0
-        within = int(g["within_tolerance"].fillna(False).astype(bool).sum()) if n else 0
+        part = int((g["status"] == "partial").sum()) if n else 0
+        within = int((g["within_tolerance"].map(lambda v: v is True or v == 1.0 or v == "True")).sum()) if n else 0
         with_data = n - nod
         rows.append({"paper": paper, "published": n, "with_data": with_data, "compared": comp,
-                     "within_tolerance": within, "no_data": nod, "not_run": n - nod - comp,
+                     "within_tolerance": within, "partial": part, "no_data": nod, "not_run": n - nod - comp - part,
                      "compared_share": (comp / with_data) if with_data else float("nan")})
     return pd.DataFrame(rows)
 
@@ -341,6 +463,8 @@ class ConfigRecord:
     figures: list = field(default_factory=list)
     run_summary: str = ""
     commits: list = field(default_factory=list)  # the git commits the stored runs were made at
+    results: pd.DataFrame | None = None  # the stored runs' rows (claims read them)
+    published: ExperimentConfig | None = None  # the config at full scale: the paper's protocol
 
 
 def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.PathLike, *, paper: str = "",
@@ -373,7 +497,7 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
     except InterpretoptError as e:
         empty = pd.DataFrame(columns=list(CELL_COLUMNS))
         return ConfigRecord(paper, str(path), None, out, empty, error=f"config does not load: {e}")  # type: ignore[arg-type]
-    rec = ConfigRecord(paper, str(path), config, out, pd.DataFrame(columns=list(CELL_COLUMNS)))
+    rec = ConfigRecord(paper, str(path), config, out, pd.DataFrame(columns=list(CELL_COLUMNS)), published=published)
     try:
         rec.n_planned = count_runs(config)
     except Exception:  # a count that needs data we do not hold; the run reports the problem
@@ -396,6 +520,7 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
     results = stored_results(config, out)
     if not len(results):
         results = None
+    rec.results = results
     if results is not None and len(results):
         rec.n_runs = len(results)
         status = results["run_status"] if "run_status" in results.columns else pd.Series(["ok"] * len(results))
@@ -425,11 +550,49 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
                 rec.figures += jst_figures(results, out)
             except Exception as e:  # as above: reported, the report goes on
                 rec.error = (rec.error + "; " if rec.error else "") + f"JST figures: {type(e).__name__}: {e}"
-    rec.cells = cell_records(config, results, paper=paper, data_dir=data_dir, published=published)
+    rec.cells = cell_records(config, results, paper=paper, data_dir=data_dir, published=published,
+                             n_planned=rec.n_planned)
+    if plots and results is not None:
+        try:
+            rec.figures += comparison_figures(rec, out)
+        except Exception as e:  # as above: reported, the report goes on
+            rec.error = (rec.error + "; " if rec.error else "") + f"comparison figures: {type(e).__name__}: {e}"
     if rec.error:
         blank = (rec.cells["status"] == "not_run") & (rec.cells["reason"] == "")
         rec.cells.loc[blank, "reason"] = rec.error
     return rec
+
+
+def comparison_figures(rec: ConfigRecord, out_dir: str | os.PathLike, *, max_curves: int = 4) -> list[Path]:
+    """The figures that put the paper beside ours: per table with compared cells, ours against the
+    paper's (``plots/paper_vs_ours_<table>.png``); for a config whose runs carry transparency-accuracy
+    columns and whose name says it is a figure (CRL's Figure 3), the paper's curves per dataset."""
+    from interpretopt.experiments.plots import _plt, _safe, paper_vs_ours_figure, readable, transparency_figure
+
+    plt = _plt()
+    out = Path(out_dir) / "plots"
+    out.mkdir(parents=True, exist_ok=True)
+    figs = []
+    cells = rec.cells
+    for name in (list(dict.fromkeys(cells["table"])) if len(cells) else []):
+        tr = rec.tables.get(name)
+        metric = readable(tr.spec.metric) if tr is not None else name
+        fig = paper_vs_ours_figure(cells[cells["table"] == name],
+                                   f"{rec.paper}/{name}: {metric}, ours against the paper ({rec.config.scale} scale)")
+        if fig is not None:
+            figs.append(out / f"paper_vs_ours_{_safe(name)}.png")
+            fig.savefig(figs[-1], dpi=90)
+            plt.close(fig)
+    res = rec.results
+    if "figure" in Path(rec.path).stem and res is not None and "dataset" in res.columns:
+        for ds in sorted({str(d) for d in res["dataset"].dropna()})[:max_curves]:
+            fig = transparency_figure(res, ds, f"Transparency-accuracy curves on {ds} ({rec.config.scale} scale; "
+                                               "the paper's Figure 3)")
+            if fig is not None:
+                figs.append(out / f"transparency_{_safe(ds)}.png")
+                fig.savefig(figs[-1], dpi=90)
+                plt.close(fig)
+    return figs
 
 
 def jst_figures(results: pd.DataFrame, out_dir: str | os.PathLike, *, limit: int = 2,
@@ -508,7 +671,8 @@ def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] |
         records.append(rec)
         if on_config is not None:
             on_config(rec)
-    cells = concat_cells(records)
+    claims = claims_of(records, scale, papers)
+    cells = _all_cells(records, claims, scale)
     cells.to_csv(out / "cells.csv", index=False)
     costs = read_costs(out)
     for r in records:
@@ -519,8 +683,20 @@ def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] |
             costs.setdefault(_cost_key(r.paper, r.path), {})[scale] = entry
     (out / COSTS_FILE).write_text(json.dumps(costs, indent=1, sort_keys=True) + "\n")
     write_report(records, out, scale=scale, command=command, started=started, wall_time=time.perf_counter() - t0,
-                 ran=run)
+                 ran=run, claims=claims)
+    from interpretopt.experiments.html_report import write_html
+
+    write_html(records, out, scale=scale, claims=claims, command=command)
     return records
+
+
+def claims_of(records: list[ConfigRecord], scale: str, papers: list[str] | None = None) -> list:
+    """The headline claims of the papers of ``records`` checked on their runs (:mod:`.claims`)."""
+    from interpretopt.experiments.claims import evaluate_claims
+
+    runs = {f"{r.paper}/{Path(r.path).stem}": r.results for r in records if r.results is not None}
+    done = sorted({r.paper for r in records})
+    return evaluate_claims(runs, scale=scale, papers=[p for p in done if papers is None or p in papers])
 
 
 # ----------------------------------------------------------------------------- report
@@ -545,14 +721,211 @@ def _stored_runs_line(records: list[ConfigRecord]) -> str | None:
             + (f", made at commit{'s' if len(commits) > 1 else ''} {shown}" if commits else ""))
 
 
-def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, scale: str, command: str = "",
-                 started: datetime | None = None, wall_time: float | None = None, ran: bool = True) -> Path:
-    """Write ``REPORT.md``: a summary over the papers, then per paper each table beside the paper's."""
+VERDICT_MARKS = {"agrees": "✓ agrees", "differs": "✗ differs", "partial": "◐ partial"}
+CLAIM_MARKS = {"reproduced": "✓ reproduced", "not reproduced": "✗ not reproduced", "not testable": "– not testable"}
+
+
+def _pm(value, std, n, d: int = 3) -> str:
+    """``0.851 ± 0.004 (n=10)``; the parts that are missing left out."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    text = _fmt_num(value, d)
+    if std is not None and not (isinstance(std, float) and math.isnan(std)):
+        text += f" ± {_fmt_num(std, d)}"
+    if n is not None and not (isinstance(n, float) and math.isnan(n)) and int(n) > 0:
+        text += f" (n={int(n)})"
+    return text
+
+
+def _fmt_num(x, d: int = 3) -> str:
+    x = float(x)
+    if x != 0 and abs(x) < 10 ** (-d):
+        return f"{x:.2e}"
+    return f"{x:.{d}f}"
+
+
+def scale_changes(published: ExperimentConfig | None, scaled: ExperimentConfig | None) -> list[str]:
+    """What ``scaled`` (the config at a smaller scale, from its ``smoke:`` / ``reduced:`` section)
+    changes against ``published`` (the paper's protocol), one line each; empty at full scale."""
+    if published is None or scaled is None or scaled.scale == "full":
+        return []
+    out = []
+    if scaled.repetitions != published.repetitions:
+        out.append(f"repetitions: {scaled.repetitions} (the paper's protocol: {published.repetitions})")
+    full_ds = {d.label: d for d in published.datasets}
+    labels = [d.label for d in scaled.datasets]
+    if labels != list(full_ds):
+        out.append(f"datasets: {', '.join(labels)} (the paper's: {', '.join(full_ds)})")
+    rows = sorted({(d.max_rows, (full_ds[d.label].max_rows if d.label in full_ds else None))
+                   for d in scaled.datasets if d.max_rows != (full_ds[d.label].max_rows if d.label in full_ds
+                                                              else None)}, key=str)
+    for mine, theirs in rows:
+        out.append(f"rows per dataset: at most {mine} (the paper's: {'all' if theirs is None else theirs})")
+    for m_full, m in zip(published.methods, scaled.methods):
+        for k, vals in m.params.items():
+            if tuple(vals) != tuple(m_full.params.get(k, ())):
+                out.append(f"{m.method} {k}: {_values(vals)} (the paper's: {_values(m_full.params.get(k, ()))})")
+    for k, v in scaled.settings.items():
+        if published.settings.get(k) != v:
+            out.append(f"solver setting {k}: {v} (the paper's protocol: {published.settings.get(k, 'default')})")
+    if scaled.models != published.models:
+        out.append(f"models: {', '.join(scaled.models)} (the paper's: {', '.join(published.models)})")
+    if scaled.pairs != published.pairs:
+        out.append("model pairs: the scale's own selection (see the config's smoke/reduced section)")
+    return out
+
+
+def _values(vals) -> str:
+    vals = list(vals)
+    return ", ".join(str(v) for v in vals) if len(vals) <= 6 else f"{', '.join(map(str, vals[:5]))}, ... ({len(vals)})"
+
+
+def _anchor(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _summary_lines(cells: pd.DataFrame, scale: str) -> list[str]:
+    from interpretopt.experiments.agreement import RULE_TEXT
+
+    summ = summarize_cells(cells) if len(cells) else pd.DataFrame()
+    lines = ["## Summary", "",
+             "A published cell is *compared* when we have a number for it made from every run the scale plans, "
+             "*partial* when made from fewer (not judged), *no data* when its dataset is not held, *not run* "
+             f"otherwise. {RULE_TEXT}", ""]
+    if len(summ):
+        lines.append("| paper | published cells | with data | compared | share compared | ✓ agrees | ✗ differs "
+                     "| ◐ partial | no data | not run |")
+        lines.append("|---|---|---|---|---|---|---|---|---|---|")
+        for s in summ.itertuples():
+            lines.append(f"| {s.paper} | {s.published} | {s.with_data} | {s.compared} | {_fmt(s.compared_share, 2)} "
+                         f"| {s.within_tolerance} | {s.compared - s.within_tolerance} | {s.partial} | {s.no_data} "
+                         f"| {s.not_run} |")
+        lines += ["", f"<!-- compared-share {scale}: {_fmt(compared_share(cells), 4)} -->", ""]
+    return lines
+
+
+def _claim_lines(claims: list) -> list[str]:
+    if not claims:
+        return []
+    lines = ["### Headline claims", ""]
+    for cl, res in claims:
+        lines += [f"> {cl.quote}", ">", f"> *{cl.where}*", "",
+                  f"- **{CLAIM_MARKS.get(res.verdict, res.verdict)}** at this scale: {res.detail}",
+                  f"- test: {cl.test}; runs of {', '.join(cl.tables)} (`interpretopt.experiments.claims`, "
+                  f"claim `{cl.paper}.{cl.key}`)", ""]
+    return lines
+
+
+def _cell_table(c: pd.DataFrame, digits: int = 3) -> list[str]:
+    """Ours (+- our std, n) beside the paper's (+- std, n) and the verdict, for the compared and partial cells."""
+    shown = c[c["status"].isin(["compared", "partial"])]
+    if not len(shown):
+        return []
+    lines = ["| row | column | ours ± std (n) | paper ± std (n) | verdict | rule: band |", "|---|---|---|---|---|---|"]
+    for x in shown.itertuples():
+        verdict = _verdict_text(x)
+        band = "" if x.rule is None or (isinstance(x.rule, float) and math.isnan(x.rule)) else str(x.rule)
+        if band and not (isinstance(x.tolerance, float) and math.isnan(x.tolerance)):
+            band += f": {_fmt_num(x.tolerance, digits)}"
+        if getattr(x, "n_limited", 0):
+            band += f"; {int(x.n_limited)} runs stopped by a time limit"
+        paper_n = x.paper_n if x.kind not in ("pvalue", "wins", "mark", "rank") else None
+        lines.append(f"| {x.row} | {x.column} | {_pm(x.ours, x.ours_std, x.n_runs, digits)} "
+                     f"| {_pm(x.paper_value, x.paper_std, paper_n, digits)} | {verdict} | {band} |")
+    return lines
+
+
+def _verdict_text(x) -> str:
+    if x.status == "partial":
+        return f"{VERDICT_MARKS['partial']}: {x.reason}"
+    return VERDICT_MARKS.get(x.verdict, "") if isinstance(x.verdict, str) else ""
+
+
+def _table_lines(r: ConfigRecord, name: str, tr) -> list[str]:
+    """One table: a heading at this scale, the paper's caption labelled as the paper's, our table, the cells."""
+    import dataclasses
+
     from interpretopt.experiments.tables import to_markdown
 
+    spec = tr.spec
+    body = to_markdown(dataclasses.replace(tr, comparison=None, spec=dataclasses.replace(spec, caption="")))
+    body_lines = body.splitlines()[1:]  # the heading is ours, below
+    scale = r.config.scale if r.config is not None else "full"
+    lines = [f"#### {name}: {spec.metric} ({spec.aggregate.replace('_', ' ')}) at {scale} scale", ""]
+    if spec.caption:
+        who = "The paper's caption" if scale == "full" else (
+            "The paper's caption (its protocol, not this scale's: see the settings this scale changes above)")
+        lines += [f"{who}: *{' '.join(spec.caption.split())}*", ""]
+    lines += body_lines + [""]
+    c = r.cells[r.cells["table"] == name] if len(r.cells) else r.cells
+    if len(c):
+        n_comp = int((c["status"] == "compared").sum())
+        n_agree = int((c["verdict"] == "agrees").sum())
+        lines += [f"Published cells: {len(c)}; compared {n_comp} (✓ {n_agree}, ✗ {n_comp - n_agree}), "
+                  f"◐ partial {int((c['status'] == 'partial').sum())}, not compared "
+                  f"{int((~c['status'].isin(['compared', 'partial'])).sum())}.", ""]
+        lines += _cell_table(c, spec.digits) + [""]
+        for (status, reason), g in c[~c["status"].isin(["compared", "partial"])].groupby(["status", "reason"],
+                                                                                           sort=False):
+            lines.append(f"- {len(g)} {status.replace('_', ' ')}: {reason}")
+        lines.append("")
+    return lines
+
+
+def _limited_line(r: ConfigRecord) -> str | None:
+    res = r.results
+    if res is None or "limited_by_time" not in res.columns:
+        return None
+    n = int(res["limited_by_time"].fillna(False).astype(bool).sum())
+    return (f"**Stopped by a wall-clock limit:** {n} of {len(res)} runs (`limited_by_time`): their cells may "
+            "differ on another machine." if n else None)
+
+
+def _config_lines(r: ConfigRecord, paper: str, out: Path) -> list[str]:
+    rel = Path(r.path).name if r.config is None else f"{paper}/{Path(r.path).stem}"
+    lines = [f"### {rel}", ""]
+    if r.config is not None and r.config.description:
+        lines += [" ".join(r.config.description.split()), ""]
+    planned = "" if r.n_planned is None else f" of {r.n_planned} planned"
+    lines.append(f"Runs: {r.n_runs}{planned} ({r.n_ok} ok, {r.n_failed} failed)"
+                 + (f"; wall time {r.wall_time:.0f} s" if r.wall_time else "")
+                 + (f"; CPU {r.cpu_time:.0f} s" if r.cpu_time else "")
+                 + (f"; run at commit {', '.join(r.commits)}" if r.commits else "") + ".")
+    changes = scale_changes(r.published, r.config)
+    if changes:
+        lines += ["", f"**Settings the {r.config.scale} scale changes against the paper's protocol** "
+                  "(from the config's scale section):", ""] + [f"- {c}" for c in changes]
+    limited = _limited_line(r)
+    if limited:
+        lines += ["", limited]
+    if r.error:
+        lines += ["", f"**Problem:** {r.error}"]
+    notes = protocol_notes(r.path) if Path(r.path).is_file() else ""
+    if notes:
+        lines += ["", f'<details id="protocol-{_anchor(rel)}"><summary>Protocol notes (from the config header)'
+                  "</summary>", "", "```text", notes, "```", "", "</details>"]
+    lines.append("")
+    for name, tr in r.tables.items():
+        lines += _table_lines(r, name, tr)
+    for fig in r.figures:
+        if Path(fig).suffix == ".png":
+            try:
+                rp = Path(fig).resolve().relative_to(out.resolve())
+            except ValueError:
+                rp = Path(fig)
+            lines += [f"![{Path(fig).stem}]({rp.as_posix()})", ""]
+    return lines
+
+
+def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, scale: str, command: str = "",
+                 started: datetime | None = None, wall_time: float | None = None, ran: bool = True,
+                 claims: list | None = None) -> Path:
+    """Write ``REPORT.md``: a summary over the papers, then per paper its headline claims (each with
+    the test that checks it and the verdict) and each table: the settings the scale changes, our
+    table, and every published cell, ours (+- std, n) beside the paper's (+- std, n) with its verdict."""
     out = Path(out_dir)
-    cells = concat_cells(records)
-    summ = summarize_cells(cells) if len(cells) else pd.DataFrame()
+    claims = claims or []
+    cells = _all_cells(records, claims, scale)
     commit = _git_commit()
     lines = [f"# Reproduction report: {scale} scale", ""]
     meta = [f"- command: `{command}`" if command else None,
@@ -562,68 +935,35 @@ def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, sca
             if wall_time is not None else None,
             _stored_runs_line(records),
             f"- machine: {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores",
-            f"- scale: {scale}" + ("" if scale == "full" else " (not the published protocol: see each table's "
-                                                                  "protocol notes for what is reduced)")]
+            f"- scale: {scale}" + ("" if scale == "full" else " (not the published protocol: each table lists the "
+                                                                  "settings this scale changes)")]
     lines += [m for m in meta if m] + [""]
-    lines += ["## Summary", "",
-              "A published cell is *compared* when we have a number for it, *no data* when its dataset is not "
-              f"held, *not run* otherwise. A compared cell agrees when |ours - paper| is within the paper's "
-              f"standard deviation, or {DEFAULT_TOLERANCE} absolute (in the table's units) where the paper gives "
-              "none or the config states another tolerance.", ""]
-    if len(summ):
-        lines.append("| paper | published cells | with data | compared | share compared | within tolerance "
-                     "| no data | not run |")
-        lines.append("|---|---|---|---|---|---|---|---|")
-        for s in summ.itertuples():
-            lines.append(f"| {s.paper} | {s.published} | {s.with_data} | {s.compared} | {_fmt(s.compared_share, 2)} "
-                         f"| {s.within_tolerance} | {s.no_data} | {s.not_run} |")
-        lines += ["", f"<!-- compared-share {scale}: {_fmt(compared_share(cells), 4)} -->", ""]
+    lines += _summary_lines(cells, scale)
     for paper, title in PAPERS.items():
         recs = [r for r in records if r.paper == paper]
-        if not recs:
+        mine = [(cl, res) for cl, res in claims if cl.paper == paper]
+        if not recs and not mine:
             continue
-        lines += [f"## {title}", ""]
+        lines += [f"## {title}", ""] + _claim_lines(mine)
+        head = cells[(cells["paper"] == paper) & (cells["table"] == "headline")] if len(cells) else cells
+        if len(head):
+            lines += ["Headline numbers of the paper's text, as cells:", ""] + _cell_table(head) + [""]
         for r in recs:
-            rel = Path(r.path).name if r.config is None else f"{paper}/{Path(r.path).stem}"
-            lines += [f"### {rel}", ""]
-            if r.config is not None and r.config.description:
-                lines += [" ".join(r.config.description.split()), ""]
-            planned = "" if r.n_planned is None else f" of {r.n_planned} planned"
-            lines.append(f"Runs: {r.n_runs}{planned} ({r.n_ok} ok, {r.n_failed} failed)"
-                         + (f"; wall time {r.wall_time:.0f} s" if r.wall_time else "")
-                         + (f"; CPU {r.cpu_time:.0f} s" if r.cpu_time else "")
-                         + (f"; run at commit {', '.join(r.commits)}" if r.commits else "") + ".")
-            if r.error:
-                lines += ["", f"**Problem:** {r.error}"]
-            notes = protocol_notes(r.path) if Path(r.path).is_file() else ""
-            if notes:
-                lines += ["", "<details><summary>Protocol notes (from the config header)</summary>", "", "```text",
-                          notes, "```", "", "</details>"]
-            lines.append("")
-            for name, tr in r.tables.items():
-                lines += [to_markdown(tr).replace("### ", "#### ", 1), ""]
-            c = r.cells
-            if len(c):
-                nc = c[c["status"] != "compared"]
-                n_comp = int((c["status"] == "compared").sum())
-                n_within = int(c["within_tolerance"].fillna(False).astype(bool).sum())
-                lines.append(f"Published cells: {len(c)}; compared {n_comp}, within tolerance {n_within}; "
-                             f"not compared {len(nc)}.")
-                if len(nc):
-                    lines.append("")
-                    for (status, reason), g in nc.groupby(["status", "reason"], sort=False):
-                        lines.append(f"- {len(g)} {status.replace('_', ' ')}: {reason}")
-                lines.append("")
-            for fig in r.figures:
-                if Path(fig).suffix == ".png":
-                    try:
-                        rp = Path(fig).resolve().relative_to(out.resolve())
-                    except ValueError:
-                        rp = Path(fig)
-                    lines += [f"![{Path(fig).stem}]({rp.as_posix()})", ""]
+            lines += _config_lines(r, paper, out)
     path = out / "REPORT.md"
     path.write_text("\n".join(lines).rstrip() + "\n")
     return path
+
+
+def _all_cells(records: list[ConfigRecord], claims: list, scale: str) -> pd.DataFrame:
+    """The table cells of ``records`` and the headline-number cells of ``claims``."""
+    from interpretopt.experiments.claims import claim_cells
+
+    cells = concat_cells(records)
+    head = claim_cells(claims, scale=scale) if claims else None
+    if head is not None and len(head):
+        cells = pd.concat([cells, head], ignore_index=True) if len(cells) else head
+    return cells
 
 
 # ----------------------------------------------------------------------------- record

@@ -145,23 +145,69 @@ def test_the_report_draws_the_smallest_stored_jsts(tmp_path):
     assert R.jst_figures(pd.DataFrame(rows), tmp_path, limit=5, max_leaves=1) == []
 
 
-def test_within_tolerance_uses_the_papers_std_else_the_default(project):
+def test_cells_are_judged_by_the_agreement_rule(project):
+    from interpretopt.experiments import agreement as A
+
     cfg = load_config(project / "configs" / "imd" / "t1.yaml", scale="reduced")
     rec = R.reproduce_config(project / "configs" / "imd" / "t1.yaml", "reduced", project / "out", paper="imd")
     cells = rec.cells.set_index(["row", "column"])
-    acc1 = cells.loc[("breast_cancer", "1")]
-    assert acc1["tolerance"] == 0.5 and bool(acc1["within_tolerance"]) == (abs(acc1["ours"] - 0.9) <= 0.5)
-    acc2 = cells.loc[("breast_cancer", "2")]  # its printed std is 0.00: the default tolerance applies
-    assert acc2["tolerance"] == R.DEFAULT_TOLERANCE and acc2["within_tolerance"] is False  # ours ~0.9 vs 0.10
+    acc1 = cells.loc[("breast_cancer", "1")]  # 0.90 +- 0.5 over the config's 2 repetitions; one run of ours
+    assert acc1["rule"] == "welch" and acc1["paper_n"] == 2 and acc1["n_runs"] == 1
+    assert acc1["tolerance"] == pytest.approx(A.K_SIGMA * (0.5 ** 2 / 2 + 0.5 ** 2 / 1) ** 0.5)
+    assert bool(acc1["within_tolerance"]) == (abs(acc1["ours"] - 0.9) <= acc1["tolerance"])
+    acc2 = cells.loc[("breast_cancer", "2")]  # its printed std is 0.00 and ours is one run: the absolute band
+    assert acc2["rule"] == "absolute" and acc2["tolerance"] == A.ABSOLUTE_TOLERANCE["fraction"]
+    assert acc2["verdict"] == "differs" and acc2["within_tolerance"] is False  # ours ~0.9 vs 0.10
     assert acc2["diff"] == pytest.approx(acc2["ours"] - 0.10)
+    assert acc2["unit"] == "fraction" and acc2["kind"] == "fraction"
     assert cfg.scale == "reduced"
+
+
+def test_a_cell_from_fewer_runs_than_planned_is_partial_not_compared(project):
+    from interpretopt.experiments.runner import stored_results
+
+    path = project / "configs" / "imd" / "t1.yaml"
+    rec = R.reproduce_config(path, "full", project / "full", paper="imd")  # 2 depths x 2 repetitions
+    full = load_config(path)
+    results = stored_results(full, project / "full")
+    assert len(results) == 4 and rec.n_planned == 4
+    one_short = results[~((results["max_depth"] == 2) & (results["rep"] == 1))]
+    cells = R.cell_records(full, one_short, paper="imd", n_planned=4).set_index(["row", "column"])
+    assert cells.loc[("breast_cancer", "2"), "status"] == "partial"
+    assert cells.loc[("breast_cancer", "2"), "n_runs"] == 1 and cells.loc[("breast_cancer", "2"), "n_planned"] == 2
+    assert "made from 1 of the 2 runs" in cells.loc[("breast_cancer", "2"), "reason"]
+    assert cells.loc[("breast_cancer", "1"), "status"] == "compared"  # this cell has all of its runs
+    s = R.summarize_cells(cells.reset_index()).set_index("paper")
+    assert s.loc["imd", "partial"] == 1 and s.loc["imd", "compared"] == 1
+
+
+def test_runs_stopped_by_a_time_limit_are_counted_per_cell(project):
+    from interpretopt.experiments.runner import stored_results
+
+    path = project / "configs" / "imd" / "t1.yaml"
+    R.reproduce_config(path, "full", project / "full", paper="imd")
+    full = load_config(path)
+    results = stored_results(full, project / "full")
+    assert "n_limited" in R.cell_records(full, results, paper="imd").columns  # without the column: zero
+    flagged = results.assign(limited_by_time=(results["max_depth"] == 1))
+    cells = R.cell_records(full, flagged, paper="imd").set_index(["row", "column"])
+    assert cells.loc[("breast_cancer", "1"), "n_limited"] == 2 and cells.loc[("breast_cancer", "2"), "n_limited"] == 0
+
+
+def test_scale_changes_list_what_the_scale_section_changes(project):
+    full = load_config(project / "configs" / "imd" / "t1.yaml")
+    changes = R.scale_changes(full, full.with_scale("smoke"))
+    assert "repetitions: 1 (the paper's protocol: 2)" in changes
+    assert "rows per dataset: at most 500 (the paper's: all)" in changes
+    assert "dummy_tree max_depth: 1 (the paper's: 1, 2)" in changes
+    assert R.scale_changes(full, full) == []
 
 
 def test_summary_counts_cells_with_data(project):
     rec = R.reproduce_config(project / "configs" / "imd" / "t1.yaml", "smoke", project / "out", paper="imd")
     s = R.summarize_cells(rec.cells).set_index("paper")
     assert s.loc["imd", "published"] == 4 and s.loc["imd", "no_data"] == 2 and s.loc["imd", "with_data"] == 2
-    assert s.loc["imd", "compared"] == 1 and s.loc["imd", "not_run"] == 1
+    assert s.loc["imd", "compared"] == 1 and s.loc["imd", "not_run"] == 1 and s.loc["imd", "partial"] == 0
     assert R.compared_share(rec.cells) == pytest.approx(0.5)
 
 
@@ -176,6 +222,12 @@ def test_reproduce_all_writes_cells_report_and_costs(project):
     assert "Protocol notes (from the config header)" in text and "Demo et al. (2020), Section 5." in text
     assert "- runs: 2 stored, " in text and " CPU hours in all" in text
     assert "1 no data: juvenile (ICPSR 3986) is not redistributable" in text
+    # per cell: ours (+- std, n), the paper's (+- std, n), the verdict; the scale's changes; no protocol caption
+    assert "| row | column | ours ± std (n) | paper ± std (n) | verdict | rule: band |" in text
+    assert "| 0.900 ± 0.500 (n=2) | " in text and ("✓ agrees" in text or "✗ differs" in text)
+    assert "Settings the smoke scale changes against the paper's protocol" in text
+    assert "repetitions: 1 (the paper's protocol: 2)" in text
+    assert (out / "REPORT.html").is_file()
     costs = json.loads((out / "run_costs.json").read_text())
     assert costs["imd/t1"]["smoke"]["n_runs"] == 1 and costs["imd/t1"]["smoke"]["per_run_s"] >= 0
 

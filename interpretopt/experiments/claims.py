@@ -1,0 +1,365 @@
+"""The papers' headline claims, each quoted with a test that checks it on our runs.
+
+A :class:`Claim` quotes a paper (abstract, conclusion, the main table's text) and names the
+table configs whose runs its test reads (``"abbr/table2"``). Its ``check`` takes those runs
+(``{config key: results DataFrame}``, ok rows only) and returns a :class:`ClaimResult`:
+
+* ``reproduced`` / ``not reproduced``: what the test found on our runs, and why (``detail``);
+* ``not testable``: the runs it needs are not there at this scale, or lack a column (why).
+
+A claim with a headline number (``paper_value``: ABBR's best rule list 0.926) is also a
+published cell (:func:`claim_cells`), judged by the agreement rule like every table cell:
+its verdict is that cell's. :data:`CLAIMS` is the registry, in the order of :data:`PAPERS`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Claim", "ClaimResult", "CLAIMS", "CLAIM_VERDICTS", "evaluate_claims", "claim_cells"]
+
+CLAIM_VERDICTS = ("reproduced", "not reproduced", "not testable")
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """What a claim's test found: the verdict, why, and the number it computed (headline numbers)."""
+
+    verdict: str
+    detail: str
+    ours: float = math.nan
+    ours_std: float = math.nan
+    n: int = 0
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A quoted claim of a paper and the test that checks it on our runs."""
+
+    paper: str
+    key: str
+    where: str
+    quote: str
+    tables: tuple[str, ...]
+    test: str
+    check: Callable[[dict], ClaimResult] = field(repr=False)
+    paper_value: float | None = None
+    paper_n: int | None = None  # the cells the headline number is a mean of
+
+
+class _Missing(Exception):
+    """The runs a test needs are not there (the claim is not testable here)."""
+
+
+def _runs(runs: dict, key: str, cols: tuple[str, ...]) -> pd.DataFrame:
+    df = runs.get(key)
+    if df is None or not len(df):
+        raise _Missing(f"no runs of {key} at this scale")
+    if "run_status" in df.columns:
+        df = df[df["run_status"] == "ok"]
+    missing = [c for c in cols if c not in df.columns]
+    if missing:
+        raise _Missing(f"the runs of {key} have no column(s) {missing}")
+    if not len(df):
+        raise _Missing(f"no successful run of {key}")
+    return df
+
+
+def _safe(fn: Callable[[dict], ClaimResult]) -> Callable[[dict], ClaimResult]:
+    def run(runs: dict) -> ClaimResult:
+        try:
+            return fn(runs)
+        except _Missing as e:
+            return ClaimResult("not testable", str(e))
+    run.__doc__ = fn.__doc__
+    return run
+
+
+def _verdict(ok: bool, detail: str, **kw) -> ClaimResult:
+    return ClaimResult("reproduced" if ok else "not reproduced", detail, **kw)
+
+
+def _num(df: pd.DataFrame, col: str) -> pd.Series:
+    return pd.to_numeric(df[col], errors="coerce")
+
+
+# ----------------------------------------------------------------------------- ABBR
+
+_ABBR_COLS = ("label", "optimality_ratio", "dataset", "s")
+
+
+def _abbr_cells(runs: dict) -> pd.DataFrame:
+    """Mean optimality ratio per (dataset, s, label) over the splits."""
+    df = _runs(runs, "abbr/table2", _ABBR_COLS)
+    return df.assign(r=_num(df, "optimality_ratio")).groupby(["dataset", "s", "label"])["r"].mean().unstack("label")
+
+
+def _abbr_best_rule_list(runs: dict) -> ClaimResult:
+    cells = _abbr_cells(runs)
+    if "rule list L=4 M=5" not in cells.columns:
+        raise _Missing("no run of the rule list L = 4, M = 5 at this scale")
+    v = cells["rule list L=4 M=5"].dropna()
+    return ClaimResult("", f"mean over {len(v)} (dataset, s) cells of rule list L = 4, M = 5: {v.mean():.3f}",
+                       float(v.mean()), float(v.std(ddof=1)) if len(v) > 1 else math.nan, len(v))
+
+
+def _abbr_best_checklist(runs: dict) -> ClaimResult:
+    cells = _abbr_cells(runs)
+    ks = [c for c in cells.columns if str(c).startswith("checklist")]
+    if not ks:
+        raise _Missing("no checklist run at this scale")
+    v = cells[ks].max(axis=1).dropna()
+    return ClaimResult("", f"best of {', '.join(ks)} per (dataset, s), mean over {len(v)} cells: {v.mean():.3f}",
+                       float(v.mean()), float(v.std(ddof=1)) if len(v) > 1 else math.nan, len(v))
+
+
+def _abbr_best_is_l4m5(runs: dict) -> ClaimResult:
+    cells = _abbr_cells(runs)
+    lists = [c for c in cells.columns if str(c).startswith("rule list")]
+    if "rule list L=4 M=5" not in lists or len(lists) < 2:
+        raise _Missing("fewer than two rule-list configurations at this scale")
+    best = cells[lists].idxmax(axis=1)
+    hits = int((best == "rule list L=4 M=5").sum())
+    return _verdict(hits == len(best), f"L = 4, M = 5 is the best of {len(lists)} rule lists in {hits} of "
+                                       f"{len(best)} (dataset, s) cells")
+
+
+def _abbr_checklists_slightly_lower(runs: dict) -> ClaimResult:
+    cells = _abbr_cells(runs)
+    ks = [c for c in cells.columns if str(c).startswith("checklist")]
+    lists = [c for c in cells.columns if str(c).startswith("rule list")]
+    if not ks or not lists:
+        raise _Missing("needs rule-list and checklist runs")
+    gap = float((cells[lists].max(axis=1) - cells[ks].max(axis=1)).mean())
+    return _verdict(0 <= gap <= 0.05, f"best rule list minus best checklist, mean over (dataset, s): {gap:+.3f} "
+                                      "(reproduced when in [0, 0.05])")
+
+
+# ----------------------------------------------------------------------------- CRL
+
+_CRL_TABLES = ("crl/table2", "crl/table4", "crl/table5")
+
+
+def _crl_collaborative(runs: dict) -> ClaimResult:
+    wins = total = 0
+    seen = []
+    for key in _CRL_TABLES:
+        try:
+            df = _runs(runs, key, ("learner", "autac", "dataset"))
+        except _Missing:
+            continue
+        seen.append(key)
+        m = df.assign(a=_num(df, "autac")).groupby(["dataset", "learner"])["a"].mean().unstack("learner")
+        if not {"crl", "corels", "sbrl"} <= set(m.columns):
+            continue
+        m = m.dropna(subset=["crl", "corels", "sbrl"])
+        wins += int((m["crl"] >= m[["corels", "sbrl"]].max(axis=1)).sum())
+        total += len(m)
+    if not total:
+        raise _Missing("no CRL, CORELS and SBRL runs on a common dataset in Tables 2, 4, 5 at this scale")
+    return _verdict(wins > total / 2, f"CRL's AUTAC is at least CORELS's and SBRL's on {wins} of {total} "
+                                      f"(black box, dataset) rows of {', '.join(seen)} (reproduced on a majority)")
+
+
+def _crl_slightly_lower(runs: dict) -> ClaimResult:
+    df = _runs(runs, "crl/table2", ("learner", "acc_t050", "blackbox_accuracy"))
+    df = df[df["learner"] == "crl"]
+    if not len(df):
+        raise _Missing("no CRL run of crl/table2 at this scale")
+    loss = float((_num(df, "blackbox_accuracy") - _num(df, "acc_t050")).mean())
+    return _verdict(0 <= loss <= 0.05, f"black-box accuracy minus CRL's accuracy at transparency 0.5, mean over "
+                                       f"{len(df)} runs: {loss:+.3f} (reproduced when in [0, 0.05])")
+
+
+# ----------------------------------------------------------------------------- IMD
+
+
+def _imd_paired(runs: dict, key: str, metric: str) -> pd.DataFrame:
+    df = _runs(runs, key, ("variant", metric, "dataset", "pair_tag"))
+    m = df.assign(v=_num(df, metric)).groupby(["dataset", "pair_tag", "variant"])["v"].mean().unstack("variant")
+    if not {"imd", "separate"} <= set(m.columns):
+        raise _Missing(f"{key} has no imd and separate runs")
+    return m.dropna(subset=["imd", "separate"])
+
+
+def _imd_no_fidelity_loss(runs: dict) -> ClaimResult:
+    parts = []
+    for metric in ("fidelity1", "fidelity2"):
+        m = _imd_paired(runs, "imd/table7", metric)
+        parts.append((metric, float((m["imd"] - m["separate"]).mean()), len(m)))
+    ok = all(d >= -0.01 for _, d, _ in parts)
+    return _verdict(ok, "; ".join(f"{k}: IMD minus separate surrogates {d:+.4f} over {n} rows" for k, d, n in parts)
+                    + " (reproduced when no mean loss exceeds 0.01)")
+
+
+def _imd_concise(runs: dict) -> ClaimResult:
+    m = _imd_paired(runs, "imd/table1", "n_rules")
+    d = float((m["imd"] - m["separate"]).mean())
+    return _verdict(d <= 0, f"IMD minus separate-surrogate diff rules, mean over {len(m)} rows: {d:+.2f} "
+                            "(reproduced when IMD needs no more rules)")
+
+
+# ----------------------------------------------------------------------------- MTRE-PAN
+
+_MTREPAN = ("mtrepan/tables2_3_circle", "mtrepan/tables4_5_abalone", "mtrepan/tables6_7_adult",
+            "mtrepan/tables8_9_pima")
+
+
+def _mtrepan_frames(runs: dict, metric: str) -> list[tuple[str, pd.DataFrame]]:
+    out = []
+    for key in _MTREPAN:
+        try:
+            df = _runs(runs, key, ("variant", "depth", metric))
+        except _Missing:
+            continue
+        m = df.assign(v=_num(df, metric)).groupby(["depth", "variant"])["v"].mean().unstack("variant")
+        if {"mtrepan", "trepan"} <= set(m.columns):
+            out.append((key, m.dropna(subset=["mtrepan", "trepan"])))
+    if not out:
+        raise _Missing(f"no MTRE-PAN and TRE-PAN runs with {metric} at this scale")
+    return out
+
+
+def _mtrepan_fewer_leaves_higher_parity(runs: dict) -> ClaimResult:
+    leaves = sum(int((m["mtrepan"] < m["trepan"]).sum()) for _, m in _mtrepan_frames(runs, "leaf_count"))
+    n_l = sum(len(m) for _, m in _mtrepan_frames(runs, "leaf_count"))
+    par = sum(int((m["mtrepan"] >= m["trepan"]).sum()) for _, m in _mtrepan_frames(runs, "model_parity"))
+    n_p = sum(len(m) for _, m in _mtrepan_frames(runs, "model_parity"))
+    return _verdict(leaves > n_l / 2 and par > n_p / 2,
+                    f"MTRE-PAN has fewer leaves at {leaves} of {n_l} (dataset, depth) cells and at least TRE-PAN's "
+                    f"model parity at {par} of {n_p} (reproduced when both hold on a majority)")
+
+
+def _mtrepan_shallow(runs: dict) -> ClaimResult:
+    hits = total = 0
+    for metric in ("model_parity", "certain_model_parity", "boundary_model_parity"):
+        try:
+            frames = _mtrepan_frames(runs, metric)
+        except _Missing:
+            continue
+        for _, m in frames:
+            shallow = m.sort_index().iloc[0]
+            hits += int(shallow["mtrepan"] >= shallow["trepan"])
+            total += 1
+    if not total:
+        raise _Missing("no parity runs of both methods")
+    return _verdict(hits == total, f"at each dataset's shallowest depth, MTRE-PAN's parity is at least TRE-PAN's in "
+                                   f"{hits} of {total} (dataset, metric) cells")
+
+
+# ----------------------------------------------------------------------------- What changed?
+
+
+def _brcg_recover(runs: dict) -> ClaimResult:
+    df = _runs(runs, "whatchanged/perturbation", ("detected_Bg", "detected_B"))
+    g, u = float(_num(df, "detected_Bg").mean()), float(_num(df, "detected_B").mean())
+    if math.isnan(g) or math.isnan(u):
+        raise _Missing("no detection measured")
+    return _verdict(g >= u and g > 0, f"perturbed rule detected by grounded BRCG+ in {g:.2f} of {len(df)} runs, "
+                                      f"by ungrounded BRCG in {u:.2f} (reproduced when grounded detects, and at "
+                                      "least as often)")
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim("whatchanged", "recovers_perturbations", "Conclusions",
+          "The algorithm is demonstrated on seven benchmark datasets to show that it can recover artificially "
+          "induced perturbations and uncover qualitative changes.",
+          ("whatchanged/perturbation",), "share of runs in which the perturbed rule is detected, grounded (B+) "
+          "against ungrounded (B)", _safe(_brcg_recover)),
+    Claim("imd", "no_fidelity_loss", "Abstract",
+          "We demonstrate, through an empirical evaluation, that such contextual differencing is concise and can "
+          "be achieved with no loss in fidelity over naive approaches.",
+          ("imd/table7",), "fidelity of the joint surrogates against separately trained ones (Table 7), mean "
+          "over dataset/pair rows", _safe(_imd_no_fidelity_loss)),
+    Claim("imd", "concise", "Abstract",
+          "such contextual differencing is concise",
+          ("imd/table1",), "number of diff rules of IMD against the separate surrogates (Table 1)",
+          _safe(_imd_concise)),
+    Claim("crl", "collaborative_training", "Conclusion",
+          "Our result confirms that this collaborative training yields better companion rules than those rule "
+          "lists trained independently.",
+          _CRL_TABLES, "AUTAC of CRL against CORELS and SBRL per black box and dataset (Tables 2, 4, 5)",
+          _safe(_crl_collaborative)),
+    Claim("crl", "slightly_lower_accuracy", "Abstract",
+          "a user can decide to either receive a prediction from the black-box model, with high accuracy but no "
+          "explanations, or employ a companion rule to obtain an interpretable prediction with slightly lower "
+          "accuracy.",
+          ("crl/table2",), "black-box accuracy minus the accuracy of CRL at transparency 0.5 (Table 2's runs)",
+          _safe(_crl_slightly_lower)),
+    Claim("abbr", "best_rule_list", "Section 5.1 (Table 2 text)",
+          "Across s = 0.10 and s = 20, the best rule list achieves an average optimality ratio of 0.926 (an "
+          "optimality gap of 7.4%)",
+          ("abbr/table2",), "mean held-out optimality ratio of rule list L = 4, M = 5 over (dataset, s)",
+          _safe(_abbr_best_rule_list), paper_value=0.926, paper_n=12),
+    Claim("abbr", "best_checklist", "Section 5.1 (Table 2 text)",
+          "while the best checklist achieves an average optimality ratio of 0.923 (an optimality gap of 7.7%)",
+          ("abbr/table2",), "mean over (dataset, s) of the better checklist (K = 5 or K = 7)",
+          _safe(_abbr_best_checklist), paper_value=0.923, paper_n=12),
+    Claim("abbr", "best_is_l4_m5", "Section 5.1 (Table 2 text)",
+          "the best rule list (always L = 4, M = 5)",
+          ("abbr/table2",), "the rule list with the highest mean ratio in each (dataset, s) cell",
+          _safe(_abbr_best_is_l4m5)),
+    Claim("abbr", "checklists_slightly_lower", "Conclusion",
+          "rule lists with up to 5 rules achieve strong performance, attaining an ABBR within 7.4% of the optimal "
+          "possible ABBR on average, while checklists can achieve better interpretability with a slight reduction "
+          "in performance.",
+          ("abbr/table2",), "best rule list minus best checklist, mean over (dataset, s)",
+          _safe(_abbr_checklists_slightly_lower)),
+    Claim("mtrepan", "fewer_leaves_higher_parity", "Abstract",
+          "The results show that MTRE-PAN generates interpretable models that have a lower number of leaves and a "
+          "higher agreement with the target models",
+          _MTREPAN, "leaf count and model parity of MTRE-PAN against TRE-PAN per dataset and depth",
+          _safe(_mtrepan_fewer_leaves_higher_parity)),
+    Claim("mtrepan", "higher_parity_shallow", "Conclusions",
+          "The results show that MTRE-PAN achieves a higher parity across all metrics at shallower depths.",
+          _MTREPAN, "model, certain and boundary parity at each dataset's shallowest depth",
+          _safe(_mtrepan_shallow)),
+)
+
+
+def evaluate_claims(runs: dict, *, scale: str, papers=None) -> list[tuple[Claim, ClaimResult]]:
+    """Every claim of :data:`CLAIMS` (of ``papers``) checked on ``runs`` (``{"abbr/table2": rows}``).
+
+    A headline number's verdict is its cell's (:func:`claim_cells`): ``reproduced`` when it agrees.
+    """
+    from interpretopt.experiments.agreement import Side, judge
+
+    out = []
+    for cl in CLAIMS:
+        if papers is not None and cl.paper not in papers:
+            continue
+        res = cl.check(runs)
+        if cl.paper_value is not None and res.verdict == "":
+            j = judge("fraction", Side(cl.paper_value, None, cl.paper_n), Side(res.ours, res.ours_std, res.n))
+            res = ClaimResult("reproduced" if j.verdict == "agrees" else "not reproduced",
+                              f"{res.detail}; paper {cl.paper_value} ({j.rule} band {j.tolerance:.3f} at {scale} scale)",
+                              res.ours, res.ours_std, res.n)
+        out.append((cl, res))
+    return out
+
+
+def claim_cells(evaluated: list[tuple[Claim, ClaimResult]], *, scale: str) -> pd.DataFrame:
+    """The headline numbers of ``evaluated`` as published cells (table ``headline``), in the report's columns."""
+    from interpretopt.experiments.agreement import Side, judge
+    from interpretopt.experiments.report import CELL_COLUMNS
+
+    recs = []
+    for cl, res in evaluated:
+        if cl.paper_value is None:
+            continue
+        rec = {c: None for c in CELL_COLUMNS}
+        rec.update(paper=cl.paper, table="headline", row=cl.key, column="value", paper_value=cl.paper_value,
+                   paper_std=None, ours=res.ours, ours_std=res.ours_std, ours_min=np.nan, ours_max=np.nan,
+                   n_runs=res.n, scale=scale, status="not_run", reason=res.detail, diff=np.nan, tolerance=np.nan,
+                   config=",".join(cl.tables), paper_n=cl.paper_n, unit="fraction", kind="fraction", n_limited=0)
+        if res.verdict != "not testable" and not math.isnan(res.ours):
+            j = judge("fraction", Side(cl.paper_value, None, cl.paper_n), Side(res.ours, res.ours_std, res.n))
+            rec.update(status="compared", reason="", diff=res.ours - cl.paper_value, tolerance=j.tolerance,
+                       verdict=j.verdict, rule=j.rule, within_tolerance=j.agrees)
+        recs.append(rec)
+    return pd.DataFrame(recs, columns=list(CELL_COLUMNS))
