@@ -50,6 +50,7 @@ class Claim:
     check: Callable[[dict], ClaimResult] = field(repr=False)
     paper_value: float | None = None
     paper_n: int | None = None  # the cells the headline number is a mean of
+    unit: str = "fraction"  # of the headline number (experiments/agreement.py)
 
 
 class _Missing(Exception):
@@ -204,6 +205,50 @@ def _imd_concise(runs: dict) -> ClaimResult:
                             "(reproduced when IMD needs no more rules)")
 
 
+def _imd_rows(runs: dict, key: str, metric: str, column) -> pd.DataFrame:
+    """Per (dataset, pair) row, the mean of ``metric`` per column (``column(df)`` labels each run)."""
+    df = _runs(runs, key, (metric, "dataset", "pair_tag"))
+    df = df.assign(v=_num(df, metric), col=column(df))
+    return df.groupby(["dataset", "pair_tag", "col"])["v"].mean().unstack("col")
+
+
+def _pct_change(key: str, metric: str, to: str, frm: str, column=None) -> Callable[[dict], ClaimResult]:
+    """Mean over rows of ``100 (to - frm) / frm`` (rows with ``frm`` = 0 left out, as the paper's % change)."""
+    column = column or (lambda df: df["variant"].astype(str))
+
+    def check(runs: dict) -> ClaimResult:
+        m = _imd_rows(runs, key, metric, column)
+        if to not in m.columns or frm not in m.columns:
+            raise _Missing(f"{key} has no runs of {to} and {frm}")
+        m = m.dropna(subset=[to, frm])
+        m = m[m[frm] != 0]
+        if not len(m):
+            raise _Missing(f"no row of {key} where {frm} has a nonzero {metric}")
+        v = 100 * (m[to] - m[frm]) / m[frm]
+        return ClaimResult("", f"{metric} from {frm} to {to}: mean over {len(v)} rows of 100 ({to} - {frm}) / {frm} = "
+                               f"{v.mean():+.2f}%", float(v.mean()), float(v.std(ddof=1)) if len(v) > 1 else math.nan,
+                           len(v))
+    return check
+
+
+def _column_mean(key: str, metric: str, col: str, column) -> Callable[[dict], ClaimResult]:
+    def check(runs: dict) -> ClaimResult:
+        m = _imd_rows(runs, key, metric, column)
+        if col not in m.columns:
+            raise _Missing(f"{key} has no runs of {col}")
+        v = m[col].dropna()
+        return ClaimResult("", f"mean {metric} of {col} over {len(v)} rows: {v.mean():.2f}", float(v.mean()),
+                           float(v.std(ddof=1)) if len(v) > 1 else math.nan, len(v))
+    return check
+
+
+def _imd_h(df: pd.DataFrame) -> pd.Series:
+    """IMD_6, IMD_7, IMD_6+1 from Table 3's ``max_depth`` and ``refine`` (refinement adds one level)."""
+    depth = pd.to_numeric(df["max_depth"], errors="coerce").astype("Int64").astype(str)
+    refine = df["refine"].astype(bool) if "refine" in df.columns else pd.Series(False, index=df.index)
+    return "IMD_" + depth + refine.map({True: "+1", False: ""})
+
+
 # ----------------------------------------------------------------------------- MTRE-PAN
 
 _MTREPAN = ("mtrepan/tables2_3_circle", "mtrepan/tables4_5_abalone", "mtrepan/tables6_7_adult",
@@ -280,6 +325,55 @@ CLAIMS: tuple[Claim, ...] = (
           "such contextual differencing is concise",
           ("imd/table1",), "number of diff rules of IMD against the separate surrogates (Table 1)",
           _safe(_imd_concise)),
+    Claim("imd", "f1_over_direct_dt", "Section 5.2 (Table 2 text)",
+          "On average, we observe that IMD achieves a 89.76% improvement in F1-score over Direct DT",
+          ("imd/table2",), "mean over rows of 100 (F1 of IMD - F1 of Direct DT) / F1 of Direct DT",
+          _safe(_pct_change("imd/table2", "f1", "imd", "direct_dt")), paper_value=89.76, paper_n=26, unit="percent"),
+    Claim("imd", "f1_over_brcg_diff", "Section 5.2 (Table 2 text)",
+          "and 98.52% improvement over the BRCG Diff. approach", ("imd/table2",),
+          "mean over the binary-task rows of 100 (F1 of IMD - F1 of BRCG Diff) / F1 of BRCG Diff",
+          _safe(_pct_change("imd/table2", "f1", "imd", "brcg_diff")), paper_value=98.52, paper_n=18, unit="percent"),
+    Claim("imd", "f1_from_direct_gb", "Section 5.2 (Table 2 text)",
+          "we do not observe a large drop in F1-score from the uninterpretable Direct GB to IMD (-5.87%)",
+          ("imd/table2",), "mean over rows of 100 (F1 of IMD - F1 of Direct GB) / F1 of Direct GB",
+          _safe(_pct_change("imd/table2", "f1", "imd", "direct_gb")), paper_value=-5.87, paper_n=26, unit="percent"),
+    Claim("imd", "f1_from_separate", "Section 5.2 (Table 2 text)",
+          "the precision and recall differences in Section 5.1 combine to give a -15.26% decrease in going from "
+          "separate surrogates to IMD", ("imd/table2",),
+          "mean over rows of 100 (F1 of IMD - F1 of separate surrogates) / F1 of separate surrogates",
+          _safe(_pct_change("imd/table2", "f1", "imd", "separate")), paper_value=-15.26, paper_n=26, unit="percent"),
+    Claim("imd", "refined_precision_over_imd6", "Section 5.3 (Table 3 text)",
+          "we observe improvement in precision from IMD_6 to IMD_6+1 (11.27% on average)", ("imd/table3",),
+          "mean over rows of the % change in precision from IMD_6 to IMD_6+1",
+          _safe(_pct_change("imd/table3", "precision", "IMD_6+1", "IMD_6", _imd_h)), paper_value=11.27,
+          paper_n=26, unit="percent"),
+    Claim("imd", "refined_precision_over_imd7", "Section 5.3 (Table 3 text)",
+          "and interestingly, also from IMD_7 to IMD_6+1 (4.22% on average)", ("imd/table3",),
+          "mean over rows of the % change in precision from IMD_7 to IMD_6+1",
+          _safe(_pct_change("imd/table3", "precision", "IMD_6+1", "IMD_7", _imd_h)), paper_value=4.22,
+          paper_n=26, unit="percent"),
+    Claim("imd", "refined_recall_from_imd6", "Section 5.3 (Table 3 text)",
+          "it comes at the cost of a consistent drop in recall (15.37% from IMD_6 and 25.14% from IMD_7 averaged "
+          "across all benchmarks)", ("imd/table3",), "mean over rows of the % change in recall from IMD_6 to IMD_6+1",
+          _safe(_pct_change("imd/table3", "recall", "IMD_6+1", "IMD_6", _imd_h)), paper_value=-15.37,
+          paper_n=26, unit="percent"),
+    Claim("imd", "refined_recall_from_imd7", "Section 5.3 (Table 3 text)",
+          "(... 25.14% from IMD_7 averaged across all benchmarks)", ("imd/table3",),
+          "mean over rows of the % change in recall from IMD_7 to IMD_6+1",
+          _safe(_pct_change("imd/table3", "recall", "IMD_6+1", "IMD_7", _imd_h)), paper_value=-25.14,
+          paper_n=26, unit="percent"),
+    Claim("imd", "rules_imd6", "Section 5.3 (Table 3 text)",
+          "The average numbers of rules for the three approaches are 20.93, 28.77, and 41.01 respectively",
+          ("imd/table3",), "mean number of diff rules of IMD_6 over rows",
+          _safe(_column_mean("imd/table3", "n_rules", "IMD_6", _imd_h)), paper_value=20.93, paper_n=26, unit="count"),
+    Claim("imd", "rules_imd6_plus_1", "Section 5.3 (Table 3 text)",
+          "(... 28.77 ...) confirming that IMD_6+1 only refines selectively compared to IMD_7", ("imd/table3",),
+          "mean number of diff rules of IMD_6+1 over rows",
+          _safe(_column_mean("imd/table3", "n_rules", "IMD_6+1", _imd_h)), paper_value=28.77, paper_n=26,
+          unit="count"),
+    Claim("imd", "rules_imd7", "Section 5.3 (Table 3 text)",
+          "(... and 41.01 respectively)", ("imd/table3",), "mean number of diff rules of IMD_7 over rows",
+          _safe(_column_mean("imd/table3", "n_rules", "IMD_7", _imd_h)), paper_value=41.01, paper_n=26, unit="count"),
     Claim("crl", "collaborative_training", "Conclusion",
           "Our result confirms that this collaborative training yields better companion rules than those rule "
           "lists trained independently.",
@@ -335,9 +429,10 @@ def evaluate_claims(runs: dict, *, scale: str, papers=None) -> list[tuple[Claim,
             continue
         res = cl.check(runs)
         if cl.paper_value is not None and res.verdict == "":
-            j = judge("fraction", Side(cl.paper_value, None, cl.paper_n), Side(res.ours, res.ours_std, res.n))
+            j = judge(cl.unit, Side(cl.paper_value, None, cl.paper_n), Side(res.ours, res.ours_std, res.n))
             res = ClaimResult("reproduced" if j.verdict == "agrees" else "not reproduced",
-                              f"{res.detail}; paper {cl.paper_value} ({j.rule} band {j.tolerance:.3f} at {scale} scale)",
+                              f"{res.detail}; paper {cl.paper_value:g}: {j.verdict} ({j.rule} band {j.tolerance:.3g} at {scale} "
+                              "scale)",
                               res.ours, res.ours_std, res.n)
         out.append((cl, res))
     return out
@@ -356,9 +451,9 @@ def claim_cells(evaluated: list[tuple[Claim, ClaimResult]], *, scale: str) -> pd
         rec.update(paper=cl.paper, table="headline", row=cl.key, column="value", paper_value=cl.paper_value,
                    paper_std=None, ours=res.ours, ours_std=res.ours_std, ours_min=np.nan, ours_max=np.nan,
                    n_runs=res.n, scale=scale, status="not_run", reason=res.detail, diff=np.nan, tolerance=np.nan,
-                   config=",".join(cl.tables), paper_n=cl.paper_n, unit="fraction", kind="fraction", n_limited=0)
+                   config=",".join(cl.tables), paper_n=cl.paper_n, unit=cl.unit, kind=cl.unit, n_limited=0)
         if res.verdict != "not testable" and not math.isnan(res.ours):
-            j = judge("fraction", Side(cl.paper_value, None, cl.paper_n), Side(res.ours, res.ours_std, res.n))
+            j = judge(cl.unit, Side(cl.paper_value, None, cl.paper_n), Side(res.ours, res.ours_std, res.n))
             rec.update(status="compared", reason="", diff=res.ours - cl.paper_value, tolerance=j.tolerance,
                        verdict=j.verdict, rule=j.rule, within_tolerance=j.agrees)
         recs.append(rec)

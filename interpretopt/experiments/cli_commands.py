@@ -331,7 +331,7 @@ def _print_cell_summary(cells) -> None:
             continue
         share = "n/a" if r.with_data == 0 else f"{r.compared_share:.0%}"
         print(f"{r.paper}: {r.published} published cells, {r.with_data} with data, {r.compared} compared ({share}), "
-              f"{r.within_tolerance} within tolerance, {r.no_data} no data, {r.not_run} not run")
+              f"{r.within_tolerance} within tolerance, {r.partial} partial, {r.no_data} no data, {r.not_run} not run")
     nc = cells[cells["status"] != "compared"]
     for (status, reason), g in nc.groupby(["status", "reason"], sort=False):
         print(f"  {len(g)} {status.replace('_', ' ')}: {reason}")

@@ -1,0 +1,88 @@
+"""Headline claims: each test reads our rows and can say reproduced, not reproduced or not testable."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from interpretopt.experiments import claims as C
+from interpretopt.experiments.report import CELL_COLUMNS, PAPERS
+
+
+def _abbr(l4m5: float, checklist: float) -> pd.DataFrame:
+    rows = []
+    for ds in ("adult", "heloc"):
+        for s in (0.1, 0.2):
+            for label, v in (("rule list L=4 M=5", l4m5), ("rule list L=2 M=5", l4m5 - 0.1),
+                             ("checklist K=5", checklist), ("checklist K=7", checklist - 0.01)):
+                for rep in range(2):
+                    rows.append({"dataset": ds, "s": s, "label": label, "optimality_ratio": v + 0.002 * rep,
+                                 "run_status": "ok"})
+    return pd.DataFrame(rows)
+
+
+def _by_key(evaluated):
+    return {f"{c.paper}.{c.key}": r for c, r in evaluated}
+
+
+def test_every_paper_has_a_claim_and_keys_are_unique():
+    assert {c.paper for c in C.CLAIMS} == set(PAPERS)
+    keys = [f"{c.paper}.{c.key}" for c in C.CLAIMS]
+    assert len(keys) == len(set(keys))
+    assert all(c.quote and c.where and c.tables and c.test for c in C.CLAIMS)
+
+
+def test_abbr_headline_numbers_are_cells_judged_by_the_rule():
+    ev = C.evaluate_claims({"abbr/table2": _abbr(0.926, 0.92)}, scale="reduced", papers=["abbr"])
+    got = _by_key(ev)
+    assert got["abbr.best_rule_list"].verdict == "reproduced"
+    assert got["abbr.best_rule_list"].ours == pytest.approx(0.927)
+    assert got["abbr.best_checklist"].ours == pytest.approx(0.921)  # the better of K = 5 and K = 7
+    assert got["abbr.best_is_l4_m5"].verdict == "reproduced"
+    assert got["abbr.checklists_slightly_lower"].verdict == "reproduced"
+    cells = C.claim_cells(ev, scale="reduced")
+    assert list(cells.columns) == list(CELL_COLUMNS)
+    assert set(cells["row"]) == {"best_rule_list", "best_checklist"} and set(cells["table"]) == {"headline"}
+    assert set(cells["verdict"]) == {"agrees"} and set(cells["status"]) == {"compared"}
+
+
+def test_a_headline_number_far_from_the_papers_is_not_reproduced():
+    got = _by_key(C.evaluate_claims({"abbr/table2": _abbr(0.70, 0.60)}, scale="reduced", papers=["abbr"]))
+    assert got["abbr.best_rule_list"].verdict == "not reproduced"
+    assert got["abbr.checklists_slightly_lower"].verdict == "not reproduced"  # a gap of 0.1 is not slight
+
+
+def test_a_claim_without_its_runs_is_not_testable_and_says_why():
+    ev = C.evaluate_claims({}, scale="smoke")
+    assert {r.verdict for _, r in ev} == {"not testable"}
+    assert all(r.detail.startswith("no ") for _, r in ev)
+    assert _by_key(ev)["abbr.best_rule_list"].detail == "no runs of abbr/table2 at this scale"
+    cells = C.claim_cells(ev, scale="smoke")
+    assert set(cells["status"]) == {"not_run"} and cells["verdict"].isna().all()
+
+
+def test_mtrepan_claim_reads_leaves_and_parity_per_depth():
+    rows = []
+    for depth in (2, 4):
+        for variant, leaves, parity in (("mtrepan", 3 * depth, 95.0), ("trepan", 5 * depth, 90.0)):
+            rows.append({"variant": variant, "depth": depth, "leaf_count": leaves, "model_parity": parity,
+                         "certain_model_parity": parity, "boundary_model_parity": parity, "run_status": "ok"})
+    runs = {"mtrepan/tables2_3_circle": pd.DataFrame(rows)}
+    got = _by_key(C.evaluate_claims(runs, scale="smoke", papers=["mtrepan"]))
+    assert got["mtrepan.fewer_leaves_higher_parity"].verdict == "reproduced"
+    assert got["mtrepan.higher_parity_shallow"].verdict == "reproduced"
+    flipped = pd.DataFrame(rows).assign(variant=lambda d: d["variant"].map({"mtrepan": "trepan", "trepan": "mtrepan"}))
+    got = _by_key(C.evaluate_claims({"mtrepan/tables2_3_circle": flipped}, scale="smoke", papers=["mtrepan"]))
+    assert got["mtrepan.fewer_leaves_higher_parity"].verdict == "not reproduced"
+
+
+def test_imd_percent_change_claims_use_the_papers_direction():
+    rows = []
+    for ds in ("a", "b", "c"):
+        for variant, f1 in (("imd", 0.6), ("direct_dt", 0.3), ("separate", 0.7), ("direct_gb", 0.65),
+                            ("brcg_diff", 0.3)):
+            rows.append({"dataset": ds, "pair_tag": "max", "variant": variant, "f1": f1, "run_status": "ok"})
+    got = _by_key(C.evaluate_claims({"imd/table2": pd.DataFrame(rows)}, scale="smoke", papers=["imd"]))
+    assert got["imd.f1_over_direct_dt"].ours == pytest.approx(100.0)  # 100 (0.6 - 0.3) / 0.3
+    assert got["imd.f1_from_separate"].ours == pytest.approx(100 * (0.6 - 0.7) / 0.7)
+    assert got["imd.no_fidelity_loss"].verdict == "not testable"  # Table 7's runs are not given
