@@ -77,6 +77,8 @@ def _safe(fn: Callable[[dict], ClaimResult]) -> Callable[[dict], ClaimResult]:
             return fn(runs)
         except _Missing as e:
             return ClaimResult("not testable", str(e))
+        except Exception as e:  # a test that breaks on unexpected rows is reported, the report goes on
+            return ClaimResult("not testable", f"the test could not run on these rows: {type(e).__name__}: {e}")
     run.__doc__ = fn.__doc__
     return run
 
@@ -264,7 +266,9 @@ def _mtrepan_frames(runs: dict, metric: str) -> list[tuple[str, pd.DataFrame]]:
             continue
         m = df.assign(v=_num(df, metric)).groupby(["depth", "variant"])["v"].mean().unstack("variant")
         if {"mtrepan", "trepan"} <= set(m.columns):
-            out.append((key, m.dropna(subset=["mtrepan", "trepan"])))
+            m = m.dropna(subset=["mtrepan", "trepan"])
+            if len(m):
+                out.append((key, m))
     if not out:
         raise _Missing(f"no MTRE-PAN and TRE-PAN runs with {metric} at this scale")
     return out

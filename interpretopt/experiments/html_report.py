@@ -177,8 +177,12 @@ def render_html(records: list, *, scale: str, claims: list | None = None, comman
             '<div class="filters">Paper <select id="f-paper"><option value="">all</option>' + opts + "</select> "
             'Verdict <select id="f-verdict"><option value="">all</option>' + vopts + "</select></div>"]
     if len(summ):
-        body.append("<h2>Summary</h2>" + summ.rename(columns={"within_tolerance": "agrees"}).to_html(
-            index=False, escape=True, border=0, float_format=lambda x: f"{x:.2f}"))
+        summ = summ.assign(differs=summ["compared"] - summ["within_tolerance"]).rename(
+            columns={"within_tolerance": "agrees", "compared_share": "share compared"})
+        summ = summ[["paper", "published", "with_data", "compared", "share compared", "agrees", "differs", "partial",
+                     "no_data", "not_run"]]
+        body.append("<h2>Summary</h2>" + summ.to_html(index=False, escape=True, border=0,
+                                                      float_format=lambda x: f"{x:.2f}"))
     for paper in papers:
         recs = [r for r in records if r.paper == paper]
         mine = [(c, r) for c, r in claims if c.paper == paper]

@@ -38,7 +38,7 @@ __all__ = ["make_figure", "write_plots", "pareto_front", "readable", "paper_poin
 
 _WORDS = {"acc": "accuracy", "autac": "AUTAC", "f1": "F1", "n": "number of", "bg": "B+", "sim": "similarity",
           "sem": "semantic", "stat": "statistical", "p": "p", "c": "c", "u": "u"}
-_NAMES = {"autac": "AUTAC (area under the transparency-accuracy curve)", "p": "perturbation probability p",
+_NAMES = {"autac": "AUTAC", "p": "perturbation probability p",
           "c_u": "c_u (grounding weight)", "max_depth": "maximum depth", "n_rules": "number of rules",
           "optimality_ratio": "optimality ratio", "flip_prob": "flip probability", "s": "target support s",
           "pair_tag": "model pair", "certain_model_parity": "certain model parity (%)", "depth": "depth",
@@ -202,25 +202,37 @@ def paper_points(config: ExperimentConfig, spec: PlotSpec, facet_value=None) -> 
 
 
 def _draw_paper(ax, spec: PlotSpec, paper: dict, hues: list, cats: list | None) -> None:
-    """The paper's values as black diamonds (its std as error bars) at our bars' or points' places."""
+    """The paper's values as diamonds (its std as error bars) at our bars' places (black) or beside our
+    lines (hollow, in each line's colour)."""
+    if cats is None:
+        _draw_paper_lines(ax, paper)
+        return
     xs, ys, es = [], [], []
     width = 0.8 / max(1, len(hues))
     for (x, h), (v, sd) in paper.items():
-        if cats is not None:
-            labels = [str(c) for c in cats]
-            hl = [str(hh) for hh in hues]
-            if x not in labels or h not in hl:
-                continue
-            xs.append(labels.index(x) + (hl.index(h) - (len(hues) - 1) / 2) * width)
-        else:
-            try:
-                xs.append(float(x))
-            except ValueError:
-                continue
+        labels = [str(c) for c in cats]
+        hl = [str(hh) for hh in hues]
+        if x not in labels or h not in hl:
+            continue
+        xs.append(labels.index(x) + (hl.index(h) - (len(hues) - 1) / 2) * width)
         ys.append(v)
         es.append(sd or 0.0)
     if xs:
         ax.errorbar(xs, ys, yerr=es, fmt="D", color="black", markersize=5, capsize=2, label="paper", zorder=5)
+
+
+def _draw_paper_lines(ax, paper: dict) -> None:
+    colours = {ln.get_label(): ln.get_color() for ln in ax.get_lines()}
+    by_hue: dict = {}
+    for (x, h), (v, sd) in paper.items():
+        try:
+            by_hue.setdefault(h, []).append((float(x), v, sd or 0.0))
+        except ValueError:
+            continue
+    for h, pts in sorted(by_hue.items()):
+        pts.sort()
+        ax.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], fmt="D", mfc="none",
+                    color=colours.get(str(h), "black"), markersize=6, capsize=2, label=f"paper: {h}", zorder=5)
 
 
 def paper_vs_ours_figure(cells: pd.DataFrame, title: str):
@@ -295,7 +307,7 @@ def transparency_figure(results: pd.DataFrame, dataset: str, title: str | None =
                 color="tab:purple", label="black box")
     ax.set_xlabel("transparency (share of inputs the rules explain)")
     ax.set_ylabel("accuracy")
-    ax.set_title(title or f"Transparency-accuracy curves: {dataset}")
+    ax.set_title(title or f"Transparency-accuracy curves: {dataset}", fontsize="medium")
     ax.legend(fontsize="small")
     ax.grid(True, alpha=0.3)
     fig.tight_layout()

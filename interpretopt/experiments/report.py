@@ -59,7 +59,7 @@ __all__ = [
     "CELL_COLUMNS", "PAPERS", "DEFAULT_TOLERANCE", "ConfigRecord", "table_configs", "protocol_notes",
     "count_runs", "cell_records", "summarize_cells", "reproduce_config", "reproduce_all", "write_report",
     "plan", "read_costs", "compared_share", "concat_cells", "write_record", "scale_changes", "comparison_figures",
-    "claims_of",
+    "claims_of", "attach_headline",
 ]
 
 CELL_COLUMNS = ("paper", "table", "row", "column", "paper_value", "paper_std", "ours", "ours_std", "ours_min",
@@ -586,8 +586,7 @@ def comparison_figures(rec: ConfigRecord, out_dir: str | os.PathLike, *, max_cur
     res = rec.results
     if "figure" in Path(rec.path).stem and res is not None and "dataset" in res.columns:
         for ds in sorted({str(d) for d in res["dataset"].dropna()})[:max_curves]:
-            fig = transparency_figure(res, ds, f"Transparency-accuracy curves on {ds} ({rec.config.scale} scale; "
-                                               "the paper's Figure 3)")
+            fig = transparency_figure(res, ds, f"Figure 3: transparency-accuracy on {ds} ({rec.config.scale} scale)")
             if fig is not None:
                 figs.append(out / f"transparency_{_safe(ds)}.png")
                 fig.savefig(figs[-1], dpi=90)
@@ -672,7 +671,8 @@ def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] |
         if on_config is not None:
             on_config(rec)
     claims = claims_of(records, scale, papers)
-    cells = _all_cells(records, claims, scale)
+    attach_headline(records, claims, scale)
+    cells = concat_cells(records)
     cells.to_csv(out / "cells.csv", index=False)
     costs = read_costs(out)
     for r in records:
@@ -956,14 +956,25 @@ def write_report(records: list[ConfigRecord], out_dir: str | os.PathLike, *, sca
 
 
 def _all_cells(records: list[ConfigRecord], claims: list, scale: str) -> pd.DataFrame:
-    """The table cells of ``records`` and the headline-number cells of ``claims``."""
+    """The cells of ``records``, headline-number cells included (:func:`attach_headline`)."""
+    return concat_cells(records)
+
+
+def attach_headline(records: list[ConfigRecord], claims: list, scale: str) -> None:
+    """Add the headline-number cells of ``claims`` (:func:`interpretopt.experiments.claims.claim_cells`)
+    to the record of the first config each claim reads, so that every count of cells (the summary,
+    ``cells.csv``, ``--min-compared-share``) holds them."""
     from interpretopt.experiments.claims import claim_cells
 
-    cells = concat_cells(records)
     head = claim_cells(claims, scale=scale) if claims else None
-    if head is not None and len(head):
-        cells = pd.concat([cells, head], ignore_index=True) if len(cells) else head
-    return cells
+    if head is None or not len(head):
+        return
+    by_key = {f"{r.paper}/{Path(r.path).stem}": r for r in records}
+    for i in range(len(head)):
+        rec = by_key.get(str(head["config"].iloc[i]).split(",")[0])  # the claim's tables, first the one it reads
+        if rec is not None:
+            row = head.iloc[[i]]
+            rec.cells = pd.concat([rec.cells, row], ignore_index=True) if len(rec.cells) else row.reset_index(drop=True)
 
 
 # ----------------------------------------------------------------------------- record

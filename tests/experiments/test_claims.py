@@ -86,3 +86,12 @@ def test_imd_percent_change_claims_use_the_papers_direction():
     assert got["imd.f1_over_direct_dt"].ours == pytest.approx(100.0)  # 100 (0.6 - 0.3) / 0.3
     assert got["imd.f1_from_separate"].ours == pytest.approx(100 * (0.6 - 0.7) / 0.7)
     assert got["imd.no_fidelity_loss"].verdict == "not testable"  # Table 7's runs are not given
+
+
+def test_a_metric_without_values_makes_the_claim_not_testable_not_a_crash():
+    rows = [{"variant": v, "depth": 2, "leaf_count": 3, "model_parity": float("nan"), "run_status": "ok"}
+            for v in ("mtrepan", "trepan")]
+    got = _by_key(C.evaluate_claims({"mtrepan/tables2_3_circle": pd.DataFrame(rows)}, scale="smoke",
+                                    papers=["mtrepan"]))
+    assert got["mtrepan.higher_parity_shallow"].verdict == "not testable"
+    assert got["mtrepan.fewer_leaves_higher_parity"].verdict == "not testable"
