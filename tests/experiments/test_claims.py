@@ -95,3 +95,18 @@ def test_a_metric_without_values_makes_the_claim_not_testable_not_a_crash():
                                     papers=["mtrepan"]))
     assert got["mtrepan.higher_parity_shallow"].verdict == "not testable"
     assert got["mtrepan.fewer_leaves_higher_parity"].verdict == "not testable"
+
+
+def test_imd_table3_caption_reads_refinement_from_depth_and_refine():
+    rows = []
+    for ds in ("a", "b"):
+        for depth, refine, prec in ((6, False, 0.5), (6, True, 0.6), (7, False, 0.55)):
+            rows.append({"dataset": ds, "pair_tag": "max", "max_depth": depth, "refine": refine, "precision": prec,
+                         "n_rules": 10 * depth, "run_status": "ok"})
+    runs = {"imd/table3": pd.DataFrame(rows)}
+    got = _by_key(C.evaluate_claims(runs, scale="smoke", papers=["imd"]))
+    assert got["imd.table3_caption"].verdict == "reproduced"
+    assert got["imd.refined_precision_over_imd6"].ours == pytest.approx(20.0)  # 100 (0.6 - 0.5) / 0.5
+    worse = pd.DataFrame(rows).assign(precision=lambda d: d["precision"].where(~d["refine"], 0.4))
+    got = _by_key(C.evaluate_claims({"imd/table3": worse}, scale="smoke", papers=["imd"]))
+    assert got["imd.table3_caption"].verdict == "not reproduced"
