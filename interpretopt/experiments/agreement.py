@@ -21,7 +21,7 @@ The rules, by the kind of cell (:func:`cell_kind`; reasons in ``docs/agreement.m
     A side without a spread of its own borrows the other's (both sides run the same
     protocol, so they have about the same per-run spread); a paper without a stated number
     of repetitions counts as one (the widest band its std allows). The band is never
-    narrower than half the last digit of the paper's value (:func:`printed_resolution`).
+    narrower than half the last digit the paper prints in the table (:func:`table_resolution`).
 ``absolute``
     Where neither side has a spread (one run of ours, no std printed), a fixed band in the
     cell's own unit (:data:`ABSOLUTE_TOLERANCE`: 0.03 for a fraction, 3 points for a
@@ -47,7 +47,8 @@ import math
 from dataclasses import dataclass
 
 __all__ = ["K_SIGMA", "P_THRESHOLD", "RELATIVE_TOLERANCE", "ABSOLUTE_TOLERANCE", "UNITS", "KINDS", "VERDICTS",
-           "Side", "Judgement", "judge", "cell_kind", "infer_unit", "printed_resolution", "RULE_TEXT"]
+           "Side", "Judgement", "judge", "cell_kind", "infer_unit", "printed_resolution", "table_resolution",
+           "RULE_TEXT"]
 
 K_SIGMA = 2.0
 """Standard errors of the difference within which two means agree (about 95% two-sided)."""
@@ -125,6 +126,13 @@ def printed_resolution(value: float) -> float:
     return 0.5 * 10.0 ** (-max(decimals, 0))
 
 
+def table_resolution(values) -> float:
+    """Half the last digit printed in a table: the finest :func:`printed_resolution` of its values
+    (a paper prints a column with one number of decimals; a config loses trailing zeros, 0.90 -> 0.9)."""
+    res = [printed_resolution(v) for v in values if _finite(v) and float(v) != 0.0]
+    return min(res) if res else 0.0
+
+
 def cell_kind(row_label: str, unit: str) -> str:
     """The kind of a published cell: its row label names a summary row (p-value, win count, % change,
     mean rank) or it is a cell of the table's metric, in ``unit``."""
@@ -164,7 +172,7 @@ def infer_unit(metric: str, values, *, aggregate: str = "mean", declared: str | 
 
 
 def judge(kind: str, paper: Side, ours: Side, *, planned_n: int | None = None,
-          tolerance: float | None = None, threshold: float = P_THRESHOLD) -> Judgement:
+          tolerance: float | None = None, threshold: float = P_THRESHOLD, resolution: float | None = None) -> Judgement:
     """Judge one compared cell (see the module docstring for the rules).
 
     Parameters
@@ -181,6 +189,9 @@ def judge(kind: str, paper: Side, ours: Side, *, planned_n: int | None = None,
         unit's default where neither side has a spread.
     threshold : float
         The paper's significance threshold (p-values, marks).
+    resolution : float or None
+        Half the last digit the paper prints in this cell's table (:func:`table_resolution`);
+        default: from the paper's value alone (:func:`printed_resolution`).
     """
     if kind not in KINDS:
         raise ValueError(f"unknown cell kind {kind!r}; valid kinds: {', '.join(KINDS)}")
@@ -190,7 +201,7 @@ def judge(kind: str, paper: Side, ours: Side, *, planned_n: int | None = None,
         return _decision(kind, paper, ours, threshold)
     if kind == "wins":
         return _share(paper, ours)
-    return _band(kind, paper, ours, tolerance)
+    return _band(kind, paper, ours, tolerance, resolution)
 
 
 def _decision(kind: str, paper: Side, ours: Side, threshold: float) -> Judgement:
@@ -218,10 +229,10 @@ def _share(paper: Side, ours: Side) -> Judgement:
                      f"band {tol:.3f}")
 
 
-def _band(kind: str, paper: Side, ours: Side, tolerance: float | None) -> Judgement:
+def _band(kind: str, paper: Side, ours: Side, tolerance: float | None, resolution: float | None = None) -> Judgement:
     sp, so = paper.spread(), ours.spread()
     diff = ours.value - paper.value
-    floor = printed_resolution(paper.value)
+    floor = printed_resolution(paper.value) if resolution is None else resolution
     if sp is not None or so is not None:
         sp, so = (sp if sp is not None else so), (so if so is not None else sp)
         n_p = paper.n if paper.n else 1

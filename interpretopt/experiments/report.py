@@ -253,6 +253,14 @@ class _TableContext:
     limited: dict  # (row, column) -> runs stopped by a wall-clock limit
 
     @property
+    def resolution(self) -> float:
+        """Half the last digit the paper prints in this table (its cells of the table's metric)."""
+        from interpretopt.experiments.agreement import table_resolution
+
+        ref = self.spec.reference
+        return table_resolution([v for r, row in ref.values.items() if not _is_summary_row(r) for v in row.values()])
+
+    @property
     def unit(self) -> str:
         from interpretopt.experiments.agreement import infer_unit
 
@@ -326,7 +334,8 @@ def _fill_ours(ctx: _TableContext, rec: dict, r: str, c: str, ds, results) -> No
     paper_total, ours_total = (_win_totals(ctx, r, c) if rec["kind"] == "wins" else (None, None))
     our_std = None if rec["unit"] == "rank" else rec["ours_std"]  # a rank table's std is the metric's, not the rank's
     j = judge(rec["kind"], Side(rec["paper_value"], rec["paper_std"], rec["paper_n"], paper_total),
-              Side(float(ours), our_std, n, ours_total), planned_n=planned, tolerance=spec.reference.tolerance)
+              Side(float(ours), our_std, n, ours_total), planned_n=planned, tolerance=spec.reference.tolerance,
+              resolution=None if summary else ctx.resolution)
     rec.update(verdict=j.verdict, rule=j.rule, tolerance=j.tolerance, within_tolerance=j.agrees)
     if j.verdict == "partial":
         rec.update(status="partial", reason=(j.detail if not summary else

@@ -130,3 +130,11 @@ def test_infer_unit():
 def test_unknown_kind_is_an_error_naming_the_valid_ones():
     with pytest.raises(ValueError, match="valid kinds"):
         judge("banana", Side(1.0), Side(1.0))
+
+
+def test_the_tables_printed_digits_set_the_floor_when_a_trailing_zero_is_lost():
+    # a column printed with two decimals: 0.90 is read as 0.9, whose own digits would give a floor of 0.05
+    assert A.table_resolution([0.9, 0.96, 0.45]) == pytest.approx(0.005)
+    loose = judge("fraction", Side(0.9, 1e-6, 1000), Side(0.93, 1e-6, 1000))
+    tight = judge("fraction", Side(0.9, 1e-6, 1000), Side(0.93, 1e-6, 1000), resolution=0.005)
+    assert loose.verdict == "agrees" and tight.verdict == "differs" and tight.tolerance == pytest.approx(0.005)
