@@ -92,6 +92,8 @@ def _cells_html(cells: pd.DataFrame, digits: int = 3) -> str:
         band = "" if _nan(x.rule) or x.rule is None else str(x.rule)
         if band and not _nan(x.tolerance):
             band += f": {float(x.tolerance):.3g}"
+        if not _nan(getattr(x, "n_limited", None)) and getattr(x, "n_limited", 0):
+            band += f"; {int(x.n_limited)} runs stopped by a time limit"
         paper_n = x.paper_n if x.kind not in ("pvalue", "wins", "mark", "rank") else None
         rows.append(f'<tr class="{key.replace(" ", "")}" data-paper="{_e(x.paper)}" data-verdict="{_e(key)}">'
                     f"<td>{_e(x.row)}</td><td>{_e(x.column)}</td><td>{_e(_pm(x.ours, x.ours_std, x.n_runs, digits))}"
