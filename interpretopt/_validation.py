@@ -735,7 +735,8 @@ def render_names(estimator: Any, feature_names: Any = None) -> list[str]:
 
 # ============================================================================= solvers
 
-_CAPABILITY_WORDS = {"lp": "LPs", "milp": "MILPs", "duals": "LP duals",
+_CAPABILITY_WORDS = {"lp": "LPs", "milp": "MILPs", "mixed_integer": "MILPs with continuous variables",
+                     "duals": "LP duals",
                      "incremental": "an incremental model (columns added in place, warm re-solves)",
                      "warm_start": "MIP starts", "cutoff": "an objective cutoff", "solution_pool": "a solution pool",
                      "time_limit": "a time limit"}

@@ -85,6 +85,9 @@ class SolverBackend:
     #: the :class:`~interpretopt.solvers._incremental.IncrementalModel` subclass of a backend
     #: that declares ``capabilities.incremental`` (attached where that class is defined)
     incremental_model: type | None = None
+    #: it solves a :class:`~interpretopt._lp.LinearProgram` from its arrays (:meth:`solve_program`),
+    #: so :func:`solve_lp` builds no Pyomo model for it
+    solves_arrays: bool = False
 
     def available(self) -> bool:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -114,6 +117,10 @@ class SolverBackend:
         result.wall_time = time.perf_counter() - t0
         _note_overrun(result, settings)
         return result
+
+    def solve_program(self, lp, settings: SolveSettings, *, duals: bool = False) -> SolveResult:  # pragma: no cover
+        """Solve a program from its arrays; a backend declaring :attr:`solves_arrays` defines it."""
+        raise NotImplementedError
 
     def __repr__(self) -> str:
         return f"<solver {self.name}>"
@@ -718,6 +725,12 @@ def solve_lp(lp, solver: str = "highs", settings: SolveSettings | None = None, *
             inc.set_start(np.asarray(start, dtype=float))
         res = inc.solve(settings, duals=duals, presolve=presolve)
         res.solver = backend.name
+        return res
+    if backend.solves_arrays:
+        t0 = time.perf_counter()
+        res = backend.solve_program(lp, settings, duals=duals)
+        res.wall_time = time.perf_counter() - t0
+        _note_overrun(res, settings)
         return res
     model = lp.to_pyomo()
     res = backend.solve(model, settings, duals=duals)

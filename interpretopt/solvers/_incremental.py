@@ -640,7 +640,7 @@ class _HighsIncremental(IncrementalModel):
         if interrupted:
             res_info["guard_interrupted"] = True
         return SolveResult(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
-                           solver="highs_incremental", version=self._version, message=message,
+                           solver=self.solver, version=self._version, message=message,
                            termination=str(ms.name) if hasattr(ms, "name") else str(ms), solve_time=solve_time,
                            x=x, duals=y, reduced_costs=rc, info=res_info)
 
@@ -776,7 +776,7 @@ class _GlopIncremental(IncrementalModel):
                 rc = np.fromiter((var.reduced_cost() for var in self._cols), dtype=float, count=len(self._cols))
         name = names.get(code, str(code))
         return SolveResult(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
-                           solver="ortools_glop_incremental", version=ortools_version(), message=name,
+                           solver=self.solver, version=ortools_version(), message=name,
                            termination=name, solve_time=solve_time, x=x, duals=y, reduced_costs=rc,
                            info={"iterations": int(s.iterations())})
 
@@ -822,4 +822,6 @@ def make_incremental(solver: str = "highs", sense: str = "min") -> IncrementalMo
 
         names = [n for n in SOLVERS.names() if SOLVERS.get(n).capabilities.incremental]
         raise UnknownNameError("incremental solver", solver, sorted(names))
-    return model(sense)
+    inc = model(sense)
+    inc.solver = backend.name  # results name the backend asked for (``highs`` or ``highs_direct``), not the class
+    return inc

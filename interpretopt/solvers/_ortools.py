@@ -236,7 +236,7 @@ _BACKENDS = (
      "OR-Tools GLOP (primal/dual simplex, LP only)", {"seed": "random_seed"}),
     ("ortools_pdlp", "pdlp", "proto", Capabilities(lp=True, milp=False, duals=True),
      "OR-Tools PDLP (first-order LP, moderate accuracy)", {"threads": "num_threads"}),
-    ("ortools_cpsat", "sat", "proto", Capabilities(lp=False, milp=True, duals=False),
+    ("ortools_cpsat", "sat", "proto", Capabilities(lp=False, milp=True, duals=False, mixed_integer=False),
      "OR-Tools CP-SAT (integer models; coefficients scaled to integers)",
      {"mip_gap": "relative_gap_limit", "threads": "num_workers", "seed": "random_seed"}),
     ("ortools_scip", "scip", "scip", Capabilities(lp=True, milp=True, duals=False), "SCIP bundled with OR-Tools",

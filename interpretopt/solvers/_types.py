@@ -142,6 +142,11 @@ class Capabilities:
     ----------
     lp, milp : bool
         Model classes it solves.
+    mixed_integer : bool
+        Its MILPs may also hold continuous variables (every MILP of the project's methods
+        does: the error variables of the BRCG masters, pricing's negative-sample indicators,
+        the ABBR baseline's and certificate's linking variables). Defaults to ``milp``; a
+        solver of pure integer models (CP-SAT) declares ``False``.
     duals : bool
         It returns LP row duals.
     incremental : bool
@@ -166,8 +171,16 @@ class Capabilities:
     cutoff: bool = False
     solution_pool: bool = False
     time_limit: bool = True
+    mixed_integer: bool | None = None
 
-    FIELDS = ("lp", "milp", "duals", "incremental", "warm_start", "cutoff", "solution_pool", "time_limit")
+    FIELDS = ("lp", "milp", "mixed_integer", "duals", "incremental", "warm_start", "cutoff", "solution_pool",
+              "time_limit")
+
+    def __post_init__(self) -> None:
+        if self.mixed_integer is None:
+            object.__setattr__(self, "mixed_integer", bool(self.milp))
+        elif self.mixed_integer and not self.milp:
+            raise InputError("a backend that solves no MILP cannot declare mixed_integer=True")
 
     def as_dict(self) -> dict[str, bool]:
         """``{capability: bool}`` in the order of :attr:`FIELDS`."""
