@@ -37,7 +37,10 @@ Schema (every key except ``name``, ``method``/``methods`` and ``datasets`` is op
     repetitions: 5                   # rep = 0 .. repetitions-1
     split: {test_size: 0.3, stratify: true}      # default of ctx.split()
     seed: 0                          # root of every hashed seed
-    solver: highs                    # solver name, or
+    # solver: highs                  # solver name, for every role it fits, or one per role of the method
+                                     # ({master: ortools_glop, integer: cbc}: BRCG's master, pricing,
+                                     # integer; MTRE-PAN's node; ABBR's baseline, certificate); refused
+                                     # when no run solves an LP or MILP (as IMD's trees here), or
     # preset: highs_fast             # a preset from configs/solvers/<preset>.yaml
     settings: {time_limit: 60, mip_gap: 0.0001, threads: 1, seed: 0, verbose: false, options: {}}
     record: [fidelity, n_rules]      # metrics to keep (default: everything the task returns)
@@ -468,7 +471,7 @@ class ExperimentConfig:
     repetitions: int = key(1, low=1)
     split: SplitSpec = key(default_factory=SplitSpec)
     seed: int = key(0, low=0)
-    solver: str = key("highs", parse=MANUAL)
+    solver: str | dict = key("highs", parse=MANUAL)
     preset: str | None = key(None, parse=MANUAL)
     settings: dict = key(default_factory=dict, parse=MANUAL)
     record: tuple[str, ...] | None = key(None, null=False)
@@ -1162,7 +1165,7 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True, 
             except ConfigError as e:
                 c.add("preset", "; ".join(e.problems))
     if "solver" in raw:
-        solver = c.string(raw["solver"], "solver", "highs")
+        solver = _parse_solver(c, raw["solver"])
     if "settings" in raw:
         settings = {**settings, **_settings(c, raw["settings"] or {}, "settings")}
 
@@ -1191,12 +1194,53 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True, 
     return ExperimentConfig(**kw)
 
 
+def _parse_solver(c: Checker, v: Any) -> str | dict:
+    """``solver:``: one solver name (for every role it fits), or a mapping role -> solver name."""
+    if isinstance(v, dict):
+        out = {}
+        for role, name in v.items():
+            if not isinstance(role, str) or not isinstance(name, str) or not name:
+                c.add(join("solver", str(role)), f"expected role: solver name (strings), got {role!r}: {name!r}")
+                continue
+            out[role] = name
+        if not out:
+            c.add("solver", "the mapping names no role; give `solver: <name>` or `solver: {<role>: <name>, ...}`")
+        return out or "highs"
+    return c.string(v, "solver", "highs")
+
+
+def _check_solver_reaches(c: Checker, raw: dict, methods, solver, where: str) -> None:
+    """A solver given (``solver``/``preset``) must reach an optimization problem of the config, and each role
+    of a mapping must be a role of one of its methods (the capabilities are checked per method after)."""
+    from interpretopt._validation import did_you_mean
+    from interpretopt.experiments.tasks import METHOD_TASKS, all_solver_roles, is_task_name, method_search
+
+    tasks = [m for m in methods if m.method in METHOD_TASKS]
+    if not tasks or len(tasks) < len([m for m in methods if m.method and is_task_name(m.method)]):
+        return  # a built-in or module:function task takes any solver
+    if isinstance(solver, dict):
+        known = {r: m.method for m in tasks for r in all_solver_roles(m.method)}
+        for role in solver:
+            if role not in known:
+                roles = ", ".join(f"{r} ({t})" for r, t in known.items()) or "none"
+                c.add(join("solver", role), f"no method of this config has solver role {role!r}"
+                      f"{did_you_mean(role, list(known))}; the roles here: {roles}")
+    if "solver" not in raw and "preset" not in raw:
+        return
+    searches = [(m.method, method_search(m.method, m.params, grid=True)) for m in tasks]
+    if all(text is not None for _, text in searches):
+        said = "; ".join(f"{name}: {text}" for name, text in dict(searches).items())
+        c.add(where, f"no run of this config solves an optimization problem, so a solver has nothing to do "
+                     f"({said}); remove `{where}:`")
+
+
 def _check_method_params(c: Checker, raw: dict, methods, solver: str, smoke, reduced) -> None:
     """Every method parameter against its task's schema (unknown names, values), and the solver
     against what the runs need: at load time, before any run."""
     from interpretopt.experiments.tasks import check_method_params, check_method_solver, is_task_name
 
     solver_where = "preset" if "preset" in raw and "solver" not in raw else "solver"
+    _check_solver_reaches(c, raw, methods, solver, solver_where)
     for i, m in enumerate(methods):
         if not m.method or not is_task_name(m.method):
             continue

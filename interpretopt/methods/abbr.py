@@ -100,7 +100,6 @@ from interpretopt._validation import (
     as_generator,
     check_fitted,
     check_in_range,
-    check_solver,
     check_solver_available,
     check_X,
     feature_names_of,
@@ -110,9 +109,19 @@ from interpretopt._validation import (
 )
 from interpretopt.evaluation import abbr as metrics
 from interpretopt.exceptions import InputError
+from interpretopt.solvers._roles import SolverRole, assign_solvers
 from interpretopt.heuristics import abbr_search as H
 
 __all__ = ["RuleListSearch", "ChecklistSearch", "GloballyConsistentRuleSearch", "scores_of"]
+
+#: ABBR's optimization problems and what each needs of its solver; the searches of rule lists and
+#: checklists (simulated annealing over mined rules) solve none
+SOLVER_ROLES = {
+    "baseline": SolverRole("baseline", ("milp", "mixed_integer"),
+                           "the MILP per seed sample of the globally consistent rule baseline (Section 5.2)"),
+    "certificate": SolverRole("certificate", ("milp", "mixed_integer"),
+                              "the exact MILP over the filtered rule pool that certifies an annealed rule list"),
+}
 
 #: the best state the walk visited; Algorithm 1, line 31 and Algorithm 2, line 27 output its final state l(T)
 #: (keep="last"), which the measurements in the module docstring show to be 0.002-0.041 worse in-sample
@@ -554,15 +563,18 @@ class RuleListSearch(_ABBRBase):
         parts = [(f"({r.render(names)})", covers[:, j]) for j, r in enumerate(self.rules_)]
         return parts + [("rule list", covers.any(axis=1) if covers.shape[1] else np.zeros(Xa.shape[0], bool))]
 
-    def certify(self, solver: str = "highs", settings=None, max_rules: int | None = None) -> dict:
+    def certify(self, solver: Any = "highs", settings=None, max_rules: int | None = None) -> dict:
         """Solve the exact MILP (:mod:`interpretopt.formulations.abbr_certify`) over the filtered pool.
 
         By default the MILP sees the whole filtered pool R~, so its optimum and bound are the
         pool's: ``pool = "filtered"``. ``max_rules`` keeps only the pool's ``max_rules`` rules
         of highest ABBR plus those of the annealed list (a smaller MILP); its optimum and bound
         then hold over that subset only, ``pool = "restricted"``, and are not a bound over R~.
-        The annealed list is given to the solver as a MIP start (HiGHS), so an interrupted
-        solve never returns worse than the annealing; a backend without MIP starts solves
+        ``solver`` is a solver name or a mapping ``{"certificate": name}`` (role
+        ``certificate`` of :data:`SOLVER_ROLES`: MILPs with continuous variables). The annealed
+        list is given to the solver as a MIP start when the backend takes one (capabilities
+        ``incremental`` and ``warm_start``: ``mip_start`` in the result says so), so an
+        interrupted solve never returns worse than the annealing; a backend without MIP starts solves
         cold, and when its incumbent is worse (or it has none) the annealed list is reported
         as the incumbent (``incumbent = "start"``), the solver's bound unchanged.
 
@@ -573,10 +585,11 @@ class RuleListSearch(_ABBRBase):
         (bound minus annealing) and ``rules`` (pool indices of the MILP's list).
         """
         from interpretopt.formulations import abbr_certify as F
-        from interpretopt.solvers import SolveSettings, relative_gap, solve
+        from interpretopt.solvers import SolveSettings, relative_gap
 
         check_fitted(self, "abbr_")
-        check_solver(solver, ("milp",), owner=type(self).__name__)
+        role = assign_solvers(solver, {"certificate": SOLVER_ROLES["certificate"]}, owner=type(self).__name__,
+                              all_roles=SOLVER_ROLES)["certificate"]
         if max_rules is not None:
             max_rules = int(check_in_range("max_rules", max_rules, 1, None))
         settings = settings if settings is not None else SolveSettings(time_limit=60)
@@ -594,19 +607,10 @@ class RuleListSearch(_ABBRBase):
         listed = [col[int(r)] for r in self.anneal_.rules]
         A, nxt = listed[: self.m_star_], (listed[self.m_star_] if self.m_star_ < len(listed) else None)
         start_value = F.start(model, A, nxt)
-        res = None
-        if solver == "highs":
-            from interpretopt.solvers import IncrementalModel
-
-            inc = IncrementalModel.from_pyomo(model, "highs")
-            inc.set_start(np.array([float(v.value) for v in inc.matrix_form.variables]))
-            res = inc.solve(settings, duals=False)
-            if res.has_solution:
-                inc.load_solution(res, duals=False)
-        else:  # a backend without MIP starts: the same model, solved cold
-            res = solve(model, solver, settings)
+        res = _solve_with_start(model, role.solver, settings)
         out = {"status": str(res.status), "objective": res.objective, "bound": res.bound, "gap": res.gap,
-               "solver": res.solver, "wall_time": res.wall_time, "annealing": self.abbr_,
+               "solver": res.solver, "solver_requested": role.requested, "mip_start": bool(res.info.get("mip_start")),
+               "wall_time": res.wall_time, "annealing": self.abbr_,
                "start_value": start_value, "pool": "restricted" if restricted else "filtered",
                "n_rules": int(len(idx)), "pool_rules": int(len(pool)), "n_patterns": int(data.count.size)}
         if res.bound is not None:
@@ -628,6 +632,28 @@ class RuleListSearch(_ABBRBase):
         out = super()._prepare(X, scores)
         self._train_ranks = out[3]
         return out
+
+
+def _solve_with_start(model, solver: str, settings):
+    """Solve ``model`` with ``solver``, its variables' current values as a MIP start when the backend takes one.
+
+    A backend declaring ``incremental`` and ``warm_start`` gets the start on its incremental
+    model (``result.info["mip_start"] = True``); any other solves the same model cold.
+    """
+    from interpretopt.solvers import IncrementalModel, get_solver, solve
+
+    caps = get_solver(solver).capabilities
+    if not (caps.incremental and caps.warm_start):
+        res = solve(model, solver, settings)
+        res.info["mip_start"] = False
+        return res
+    inc = IncrementalModel.from_pyomo(model, solver)
+    inc.set_start(np.array([float(v.value) for v in inc.matrix_form.variables]))
+    res = inc.solve(settings, duals=False)
+    if res.has_solution:
+        inc.load_solution(res, duals=False)
+    res.info["mip_start"] = True
+    return res
 
 
 def _cond(c):
@@ -836,13 +862,18 @@ class GloballyConsistentRuleSearch(RuleListSearch):
         Rows (a random subset) the MILPs see; global consistency is then enforced on them.
     n_thresholds : int, default 9
         Quantile thresholds per numerical feature for the literals.
-    solver : str, default "highs"; time_limit : float, default 10 (seconds per MILP).
+    solver : str or dict, default "highs"
+        The solver of role ``baseline`` (:data:`SOLVER_ROLES`: MILPs with continuous
+        variables), or a mapping ``{"baseline": name}``.
+    time_limit : float, default 10 (seconds per MILP).
     s, M, n_iter, anneal_K, anneal_scale, keep, discrete, max_discrete_values, random_state :
         as in :class:`RuleListSearch`.
 
     Attributes
     ----------
     solve_statuses_ : Counter of the MILP statuses (``time_limit`` / ``feasible`` = timeouts).
+    solvers_ : dict
+        ``{"baseline": {"requested": the string given, "solver": the backend that ran}}``.
     n_timeouts_ : MILPs that hit the time limit; solve_seconds_ : total MILP wall time.
     """
 
@@ -855,7 +886,7 @@ class GloballyConsistentRuleSearch(RuleListSearch):
         "n_seeds": [Interval(Integral, 1, None, closed="left"), None],
         "max_rows": [Interval(Integral, 1, None, closed="left"), None],
         "n_thresholds": [Interval(Integral, 1, None, closed="left")],
-        "solver": [str],
+        "solver": [str, dict],
         "time_limit": [Interval(Real, 0, None, closed="neither")],
         "M": [Interval(Integral, 1, None, closed="left")],
         "filter_factor": [Interval(Real, 1, None, closed="left"), None],
@@ -863,7 +894,7 @@ class GloballyConsistentRuleSearch(RuleListSearch):
 
     def __init__(self, *, p: float = 0.5, k: int = 4, rule_min_support: float = 0.1, support_of: str = "positive",
                  n_seeds: int | None = None,
-                 max_rows: int | None = None, n_thresholds: int = 9, solver: str = "highs",
+                 max_rows: int | None = None, n_thresholds: int = 9, solver: Any = "highs",
                  time_limit: float = 10.0, s: float = 0.1, M: int = 5, n_iter: int = 500,
                  anneal_K: float = 0.03, anneal_schedule: str = "linear", anneal_scale: Any = "n",
                  keep: str = KEEP_DEFAULT,
@@ -892,8 +923,10 @@ class GloballyConsistentRuleSearch(RuleListSearch):
 
     def _validate_params(self) -> None:
         super()._validate_params()
-        check_solver(self.solver, ("milp",), owner=type(self).__name__)
-        check_solver_available(self.solver, owner=type(self).__name__)
+        self._solver_assignment = assign_solvers(self.solver, {"baseline": SOLVER_ROLES["baseline"]},
+                                                 owner=type(self).__name__, all_roles=SOLVER_ROLES)
+        for a in self._solver_assignment.values():
+            check_solver_available(a.solver, owner=type(self).__name__)
 
     def fit(self, X, scores=None) -> "GloballyConsistentRuleSearch":
         from interpretopt.formulations import abbr_baseline as F
@@ -917,6 +950,7 @@ class GloballyConsistentRuleSearch(RuleListSearch):
         settings = SolveSettings(time_limit=self.time_limit, threads=1)
         statuses: Counter = Counter()
         rules = []
+        role, ran = self._solver_assignment["baseline"], ""
         t0 = time.perf_counter()
         solve_seconds = 0.0
         for i in seeds:
@@ -927,12 +961,14 @@ class GloballyConsistentRuleSearch(RuleListSearch):
                 statuses["infeasible_presolved"] += 1
                 continue
             model = F.build(data)
-            res = solve(model, self.solver, settings)
+            res = solve(model, role.solver, settings)
+            ran = res.solver
             solve_seconds += res.wall_time
             statuses[str(res.status)] += 1
             if res.has_solution:
                 rules.append(F.extract(model, data))
         t1 = time.perf_counter()
+        self.solvers_ = {"baseline": {"requested": role.requested, "solver": ran}}
         self.solve_statuses_ = statuses
         self.n_seeds_ = int(seeds.size)
         self.n_timeouts_ = int(statuses.get("time_limit", 0) + statuses.get("feasible", 0))

@@ -24,10 +24,8 @@ from interpretopt._validation import (
     HasMethods,
     Interval,
     Options,
-    CapableSolvers,
     StrOptions,
     check_fitted,
-    check_solver,
     check_solver_available,
     encode_binary_target,
     render_names,
@@ -44,33 +42,55 @@ from interpretopt.methods._colgen import (
     column_generation,
 )
 from interpretopt.rules import RuleSet
+from interpretopt.solvers._roles import SolverRole, assign_solvers
 
 __all__ = ["BRCGClassifier", "GroundedBRCGClassifier", "CGResult", "column_generation", "PRICING_STRATEGIES",
-           "STOP_REASONS", "solver_roles"]
+           "STOP_REASONS", "SOLVER_ROLES", "active_solver_roles", "solver_roles"]
 
 
-def solver_roles(name: str, *, lp: bool, milp: bool, duals: bool, incremental: bool | None = None) -> str:
-    """The roles a solver of the registry can fill in BRCG, as ``interpretopt list solvers`` prints them.
+#: BRCG's optimization problems and what each needs of its solver (a config's or an estimator's
+#: ``solver`` names one solver for all the roles it fits, or one per role)
+SOLVER_ROLES = {
+    "master": SolverRole("master", ("lp", "duals", "incremental"),
+                         "the restricted master LP, held by the solver and re-solved warm as columns are added; its "
+                         "duals price new clauses"),
+    "pricing": SolverRole("pricing", ("milp", "mixed_integer"),
+                          "the exact pricing MILP (pricing 'milp' or 'beam+milp'; delta of the negative samples is "
+                          "continuous)"),
+    "integer": SolverRole("integer", ("milp", "mixed_integer"),
+                          "the integer master over the generated clauses (xi is continuous)"),
+}
+#: pricing strategies that solve the pricing MILP (the others price by beam search / branch and bound)
+MILP_PRICING = ("milp", "beam+milp")
 
-    ``master``: the restricted master LP, which needs LP duals on an incremental model
-    (the capabilities ``lp``, ``duals`` and ``incremental``; ``incremental=None`` reads the
-    last from the registry); ``pricing`` and ``integer``: the pricing MILP and the final
-    integer master (``pricing_solver``, ``mip_solver``), any MILP solver whose models may hold
-    continuous variables. Both MILPs have continuous variables (``xi`` of the integer master,
-    ``delta`` of the negative samples in pricing), so CP-SAT, which solves integer models only,
-    fills them only with ``options={'ortools_cpsat': {'discretize_continuous': True}}``, and
-    then never proves optimality (``cpsat*``).
+
+def active_solver_roles(pricing: str = "beam") -> dict:
+    """The roles of a fit with pricing strategy ``pricing``: the pricing role only when it solves the MILP."""
+    return {k: r for k, r in SOLVER_ROLES.items() if k != "pricing" or pricing in MILP_PRICING}
+
+
+def solver_roles(name: str, **capabilities) -> str:
+    """The roles of :data:`SOLVER_ROLES` the solver ``name`` can fill, as ``interpretopt list solvers`` prints
+    them (``"master,pricing,integer"``, ``"-"`` for none).
+
+    The capabilities are read from the registry; keyword arguments (``lp=True, ...``) given
+    override them (a solver described by its capabilities alone).
     """
-    if incremental is None:
-        from interpretopt._validation import solver_capabilities
+    from interpretopt._validation import solver_capabilities
 
-        incremental = bool((solver_capabilities(name) or {}).get("incremental"))
-    roles = []
-    if incremental and lp and duals:
-        roles.append("master")
-    if milp:
-        roles += ["pricing*", "integer*"] if name == "ortools_cpsat" else ["pricing", "integer"]
+    caps = dict(solver_capabilities(name) or {})
+    caps.update(capabilities)
+    if "mixed_integer" not in capabilities and "milp" in capabilities and name not in _known_solvers():
+        caps["mixed_integer"] = bool(capabilities["milp"])
+    roles = [k for k, r in SOLVER_ROLES.items() if all(caps.get(n, False) for n in r.needs)]
     return ",".join(roles) if roles else "-"
+
+
+def _known_solvers() -> list:
+    from interpretopt.solvers._roles import _known
+
+    return _known()
+
 
 # ----------------------------------------------------------------------------- estimators
 def _passthrough_conditions(d: int):
@@ -118,10 +138,14 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         Limit of one exact pricing call (MILP or branch and bound).
     mip_time_limit : float or None, default 60
         Limit of the final integer master.
-    solver : {"highs", "ortools_glop"}, default "highs"
-        LP solver of the master (needs duals).
+    solver : str or dict, default "highs"
+        One solver for every role (:data:`SOLVER_ROLES`) it fits: ``master`` (the master LP:
+        LP duals on an incremental model), ``pricing`` (the pricing MILP, when ``pricing``
+        solves it) and ``integer`` (the integer master), the others keeping ``"highs"``; or a
+        mapping role -> solver (``{"master": "ortools_glop", "integer": "scipy"}``). Checked
+        against each role's capabilities in ``fit``; never replaced by another solver.
     pricing_solver, mip_solver : str or None
-        MILP solvers of the registry for pricing / the integer master (default ``"highs"``).
+        The solver of the ``pricing`` / ``integer`` role (winning over ``solver``).
     binarizer : {"quantile", "tree", "passthrough"} or transformer, default "quantile"
         How raw features become literals: the data layer's ``QuantileBinarizer``
         (``n_thresholds``, ``negations``), its ``TreeBinarizer``, a transformer with
@@ -186,14 +210,17 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
     default_precision_ : float
         The same share among the training samples no rule covers (0.5 when there is none).
 
+    solvers_ : dict
+        Per role of the fit: ``{"requested": the string given ("" for the default), "solver":
+        the backend that ran ("" when the role solved nothing)}``.
+
     Notes
     -----
-    Solver roles (:func:`solver_roles`; column ``brcg`` of ``interpretopt list solvers``):
-    the master LP needs LP duals on an incremental model (``solver``: ``highs`` or
-    ``ortools_glop``); the pricing MILP and the integer master (``pricing_solver``,
-    ``mip_solver``) take any MILP solver whose models may hold continuous variables (``highs``,
-    ``ortools_scip``, ``cbc``, ...). Both have continuous variables, so ``ortools_cpsat``
-    fills them only with its ``discretize_continuous`` option and then proves nothing.
+    Solver roles (:data:`SOLVER_ROLES`; column ``brcg`` of ``interpretopt list solvers``):
+    the master LP needs LP duals on an incremental model (``highs``, ``highs_direct``,
+    ``ortools_glop``); the pricing MILP and the integer master take any solver of MILPs with
+    continuous variables (``highs``, ``scipy``, ``ortools_scip``, ``cbc``, ...), which CP-SAT
+    is not.
     """
 
     _parameter_constraints: dict = {
@@ -210,7 +237,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "milp_time_limit": [Interval(Real, 0, None, closed="neither")],
         "mip_time_limit": [Interval(Real, 0, None, closed="neither"), None],
-        "solver": [CapableSolvers(("lp", "duals", "incremental"), provides="LP duals on an incremental model")],
+        "solver": [str, dict],
         "pricing_solver": [str, None],
         "mip_solver": [str, None],
         "binarizer": [StrOptions({"quantile", "tree", "passthrough"}), HasMethods(["fit", "transform"])],
@@ -228,7 +255,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
                  lambda1: float = 0.001, complexity: str = "literals+1", max_literals: int = 10,
                  pricing: str = "beam", beam_width: int = 5, columns_per_iter: int = 10, max_iter: int = 100,
                  time_limit: float | None = None, milp_time_limit: float = 10.0, mip_time_limit: float | None = 60.0,
-                 solver: str = "highs", pricing_solver: str | None = None, mip_solver: str | None = None,
+                 solver: Any = "highs", pricing_solver: str | None = None, mip_solver: str | None = None,
                  binarizer: Any = "quantile", n_thresholds: int = 9, negations: bool = True,
                  conditions: Any = None, target_class: int = 1, init: str = "none", tol: float = 1e-4,
                  settings: Any = None, random_state: Any = None) -> None:
@@ -337,10 +364,24 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
             raise ParameterError(f"{owner}: conditions name the columns of binary input and are read only with "
                                  f"binarizer='passthrough', got binarizer={self.binarizer!r}; drop conditions, or "
                                  "pass a 0/1 matrix with binarizer='passthrough'")
-        for what in ("pricing_solver", "mip_solver"):
-            if getattr(self, what) is not None:
-                check_solver(getattr(self, what), ("milp",), owner=owner, what=what)
-                check_solver_available(getattr(self, what), owner=owner, what=what)
+        self._solver_assignment = assign_solvers(
+            self.solver, active_solver_roles(self.pricing), owner=owner, all_roles=SOLVER_ROLES,
+            overrides={"pricing": self.pricing_solver, "integer": self.mip_solver})
+        for role, a in self._solver_assignment.items():
+            check_solver_available(a.solver, owner=owner, what=f"{role} solver")
+
+    def _role_solvers(self) -> dict:
+        """The keyword arguments of :func:`column_generation` naming each role's backend."""
+        a = self._solver_assignment
+        return {"solver": a["master"].solver, "pricing_solver": a["pricing"].solver if "pricing" in a else None,
+                "mip_solver": a["integer"].solver}
+
+    def _record_solvers(self, solve_results: dict) -> None:
+        """``solvers_``: per role, the string asked for and the backend that ran (``solve_results`` keys)."""
+        ran = {"master": solve_results.get("lp"), "pricing": solve_results.get("pricing"),
+               "integer": solve_results.get("integer")}
+        self.solvers_ = {r: {"requested": a.requested, "solver": getattr(ran.get(r), "solver", "") or ""}
+                         for r, a in self._solver_assignment.items()}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -372,6 +413,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
             rule set is that of the data with the samples repeated.
         """
         self._validate_params()
+        self._record_solvers({})
         X = validate_data(self, X, reset=True, categorical=True, min_samples=2)
         n = X.shape[0]
         sw = _check_sample_weight(sample_weight, n)
@@ -394,10 +436,11 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         res = column_generation(
             Xb, target, spec, max_literals=self.max_literals, pricing=self.pricing, beam_width=self.beam_width,
             columns_per_iter=self.columns_per_iter, max_iter=self.max_iter, time_limit=self.time_limit,
-            milp_time_limit=self.milp_time_limit, mip_time_limit=self.mip_time_limit, solver=self.solver,
-            pricing_solver=self.pricing_solver, mip_solver=self.mip_solver, initial_clauses=init_clauses,
+            milp_time_limit=self.milp_time_limit, mip_time_limit=self.mip_time_limit, **self._role_solvers(),
+            initial_clauses=init_clauses,
             grounding=grounding, init=self.init, tol=self.tol, settings=settings, sample_weight=sw)
         self.cg_ = res
+        self._record_solvers(res.solve_results)
         self.clauses_ = [res.clauses[k] for k in res.selected]
         self.rules_ = self._to_ruleset(self.clauses_)
         self.rules_class_ = int(self.target_class)
@@ -604,7 +647,7 @@ class GroundedBRCGClassifier(BRCGClassifier):
                  complexity: str = "literals+1", max_literals: int = 10, pricing: str = "beam",
                  beam_width: int = 5, columns_per_iter: int = 10, max_iter: int = 100,
                  time_limit: float | None = None, milp_time_limit: float = 10.0, mip_time_limit: float | None = 60.0,
-                 solver: str = "highs", pricing_solver: str | None = None, mip_solver: str | None = None,
+                 solver: Any = "highs", pricing_solver: str | None = None, mip_solver: str | None = None,
                  binarizer: Any = "quantile", n_thresholds: int = 9, negations: bool = True,
                  conditions: Any = None, target_class: int = 1, init: str = "none", tol: float = 1e-4,
                  settings: Any = None, random_state: Any = None) -> None:

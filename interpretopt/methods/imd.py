@@ -739,7 +739,9 @@ class BRCGDiff(_DiffModel):
     Parameters
     ----------
     brcg_params : dict, optional
-        Keyword arguments for :class:`interpretopt.methods.brcg.BRCGClassifier`.
+        Keyword arguments for :class:`interpretopt.methods.brcg.BRCGClassifier`, its ``solver``
+        (one name, or one per role of BRCG: ``master``, ``pricing``, ``integer``) and
+        ``settings`` included.
     grounded : bool, default True
     construction : {"xor", "union"}, default "xor"
     max_terms : int, default 2000
@@ -755,6 +757,8 @@ class BRCGDiff(_DiffModel):
     surrogate_rules_ : tuple of two RuleSet
         ``R1`` and ``R2`` over the input features (``TRUE`` / empty for a constant model).
     diff_rules_ : RuleSet
+    solvers_ : dict
+        Per BRCG role, the solver string given and the backend(s) that ran in the two fits.
     """
 
     _parameter_constraints: dict = {
@@ -811,6 +815,9 @@ class BRCGDiff(_DiffModel):
             self.models_.append(model.fit(Xa, yb))
             sets.append(RuleSet(tuple(model.rules_)))
         self.surrogate_rules_ = (sets[0], sets[1])
+        from interpretopt.solvers._roles import merge_solver_records
+
+        self.solvers_ = merge_solver_records(getattr(m, "solvers_", None) for m in self.models_ if m is not None)
         if self.construction == "xor":
             self.diff_rules_ = RuleSet(tuple(xor_dnf(sets[0], sets[1], max_terms=max_terms)))
         else:

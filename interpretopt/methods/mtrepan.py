@@ -35,8 +35,9 @@ Rendering lives in :mod:`interpretopt.methods.mtrepan_render`.
 The node LP is built once per node. Nodes hold up to ~25,000 samples (the variance rule
 stops at ``N >= 1 / (4 cutoff_variance)``), and there the primal LP (one row per sample)
 takes HiGHS several seconds while its dual (``d + 1`` rows) takes a fraction of one. So
-with ``lp_path="auto"`` (default) and a backend with a direct interface (``highs``,
-``ortools_glop``), the *dual* LP is handed to the backend as arrays
+with ``lp_path="auto"`` (default) and a backend that takes a program as arrays and returns
+duals (capabilities ``incremental`` or ``solves_arrays``, and ``duals``: ``highs``,
+``highs_direct``, ``ortools_glop``, ``scipy``), the *dual* LP is handed to the backend as arrays
 (:func:`interpretopt.formulations.svm_lp.dual_matrix_form`) and the hyperplane is read from
 its row duals; ``lp_path="matrix"`` hands over the primal arrays; any other backend (or
 ``lp_path="pyomo"``) builds the primal Pyomo model
@@ -59,6 +60,8 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
+from interpretopt.solvers._roles import SolverRole, assign_solvers
+
 from interpretopt._validation import (
     RANDOM_STATE,
     ContractMixin,
@@ -68,7 +71,6 @@ from interpretopt._validation import (
     as_generator,
     check_fitted,
     check_int,
-    check_solver,
     check_solver_available,
     render_names,
     validate_data,
@@ -173,6 +175,10 @@ def _check_box_has_extent(X: np.ndarray, owner: str) -> None:
 
 
 LP_PATHS = ("auto", "dual", "matrix", "pyomo")
+#: MTRE-PAN's one optimization problem and what it needs of its solver
+SOLVER_ROLES = {
+    "node": SolverRole("node", ("lp",), "the L1-norm SVM LP of each node, whose hyperplane is the node's split"),
+}
 TREPAN_SPLITTERS = ("c45", "svm_1d")
 
 
@@ -192,6 +198,22 @@ def _svm_objective(w: np.ndarray, w0: float, Z: np.ndarray, y: np.ndarray, C: fl
     s = svm_lp.sample_weights(ys, class_weight)
     hinge = np.maximum(0.0, 1.0 - ys * (Z @ w + w0))
     return float(np.abs(w).sum() + C * np.dot(s, hinge))
+
+
+def _lp_capabilities(solver: str):
+    """The backend's capabilities, and whether it takes a program as arrays (an incremental model or
+    ``solves_arrays``): the condition of the ``dual`` and ``matrix`` paths, by capability, never by name."""
+    from interpretopt.solvers import get_solver
+
+    backend = get_solver(solver)
+    return backend.capabilities, bool(backend.capabilities.incremental or backend.solves_arrays)
+
+
+def _direct_backends() -> list[str]:
+    from interpretopt.solvers import SOLVERS
+
+    return [n for n in SOLVERS.names()
+            if SOLVERS.get(n).capabilities.incremental or SOLVERS.get(n).solves_arrays]
 
 
 def fit_node_svm(X: np.ndarray, y: np.ndarray, *, C: float = 1.0, class_weight: Any = "balanced",
@@ -217,7 +239,7 @@ def fit_node_svm(X: np.ndarray, y: np.ndarray, *, C: float = 1.0, class_weight: 
         When the LP is infeasible, unbounded or fails; the message names the node's path.
     """
     from interpretopt.formulations import svm_lp
-    from interpretopt.solvers import INCREMENTAL_SOLVERS, SolveSettings, solve, solve_lp
+    from interpretopt.solvers import SolveSettings, solve, solve_lp
 
     X = np.asarray(X, dtype=float)
     if scale:
@@ -230,12 +252,16 @@ def fit_node_svm(X: np.ndarray, y: np.ndarray, *, C: float = 1.0, class_weight: 
     settings = settings if settings is not None else SolveSettings()
     if lp_path not in LP_PATHS:
         raise InputError(f"lp_path must be one of {', '.join(LP_PATHS)}, got {lp_path!r}")
-    backend = "highs" if solver == "highs_direct" else solver
+    backend = solver
+    caps, direct = _lp_capabilities(solver)
     if lp_path == "auto":
-        lp_path = "dual" if backend in INCREMENTAL_SOLVERS else "pyomo"
-    if lp_path in ("dual", "matrix") and backend not in INCREMENTAL_SOLVERS:
-        raise InputError(f"lp_path={lp_path!r} needs a backend with a direct interface "
-                         f"({', '.join(INCREMENTAL_SOLVERS)}), got {solver!r}; use lp_path='pyomo'")
+        lp_path = "dual" if direct and caps.duals else "pyomo"
+    if lp_path in ("dual", "matrix") and not direct:
+        raise InputError(f"lp_path={lp_path!r} hands the LP over as arrays, which needs a backend with a direct "
+                         f"interface ({', '.join(_direct_backends())}), got {solver!r}; use lp_path='pyomo'")
+    if lp_path == "dual" and not caps.duals:
+        raise InputError(f"lp_path='dual' reads the hyperplane from row duals, and {solver!r} returns none; "
+                         "use lp_path='matrix' or 'pyomo'")
     try:
         if lp_path == "dual":
             res = solve_lp(svm_lp.dual_lp(Z, y, C=C, class_weight=class_weight), backend, settings, duals=True)
@@ -500,7 +526,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         "boundary_estimates": ["boolean"],
         "C": [Interval(Real, 0, None, closed="neither")],
         "class_weight": [StrOptions({"balanced"}), dict, None],
-        "solver": [str],
+        "solver": [str, dict],
         "solver_settings": [HasMethods(["replace"]), dict, None],
         "lp_path": [StrOptions(set(LP_PATHS))],
         "max_lp_samples": [Interval(Integral, 2, None, closed="left"), None],
@@ -551,9 +577,10 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
     # -- validation
     def _validate_params(self) -> None:
         super()._validate_params()
-        check_solver(self.solver, ("lp",), owner=type(self).__name__)
+        self._solver_assignment = assign_solvers(self.solver, SOLVER_ROLES, owner=type(self).__name__)
         if self._uses_solver():
-            check_solver_available(self.solver, owner=type(self).__name__)
+            for a in self._solver_assignment.values():
+                check_solver_available(a.solver, owner=type(self).__name__)
         if self.max_draws is not None and self.sampler != "rejection":
             raise InputError(f"{type(self).__name__}: max_draws caps rejection sampling only; set "
                              "sampler='rejection' or drop max_draws (the default sampler never gives up)")
@@ -582,6 +609,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
     # -- node classifiers
     def _record(self, res: Any, path: str, n: int) -> None:
         self.n_lp_solves_ += 1
+        self.solvers_["node"]["solver"] = res.solver
         self.lp_sizes_.append(int(n))
         row = {"path": path_label(path), "n_samples": int(n), **res.as_dict()}
         row["solver_status"] = row["status"]
@@ -601,8 +629,9 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
     def _svm(self, X: np.ndarray, y: np.ndarray, path: str) -> Split | None:
         X, y = self._lp_data(X, y, path)
         t0 = time.perf_counter()
-        split, res = fit_node_svm(X, y, C=float(self.C), class_weight=self.class_weight, solver=self.solver,
-                                  settings=self._settings_obj, lp_path=self.lp_path, path=path)
+        split, res = fit_node_svm(X, y, C=float(self.C), class_weight=self.class_weight,
+                                  solver=self._solver_assignment["node"].solver, settings=self._settings_obj,
+                                  lp_path=self.lp_path, path=path)
         self.lp_time_ += time.perf_counter() - t0
         self._record(res, path, X.shape[0])
         return split
@@ -643,6 +672,7 @@ class _TranslatorBase(ContractMixin, ClassifierMixin, BaseEstimator):
         self._settings_obj = self._settings()
         self.lp_time_ = 0.0
         self.n_lp_solves_ = 0
+        self.solvers_ = {"node": {"requested": self._solver_assignment["node"].requested, "solver": ""}}
         self.lp_sizes_: list[int] = []
         self.solve_results_: list[dict] = []
         self.lp_status_counts_: dict[str, int] = {}
@@ -949,8 +979,10 @@ _COMMON_PARAMS_DOC = """
         separable node be split without error.
     class_weight : "balanced", None or mapping, default "balanced"
         Sample weights of the node LP (the release's SVM is unweighted: ``None``).
-    solver : str, default "highs"
-        Any LP backend of :mod:`interpretopt.solvers`.
+    solver : str or dict, default "highs"
+        Any LP backend of :mod:`interpretopt.solvers`, or ``{"node": name}`` (role ``node`` of
+        :data:`SOLVER_ROLES`). ``solvers_["node"]`` records the string given and the backend
+        that ran.
     solver_settings : SolveSettings, dict or None
     lp_path : {"auto", "dual", "matrix", "pyomo"}, default "auto"
         How the node LP reaches the solver (see the module docstring).
@@ -1086,8 +1118,8 @@ class TREPANClassifier(_TranslatorBase):
         Xl, yl = self._lp_data(X, y, path)
         t0 = time.perf_counter()
         split, results = fit_feature_svm_split(Xl, yl, C=float(self.C), class_weight=self.class_weight,
-                                               solver=self.solver, settings=self._settings_obj,
-                                               lp_path=self.lp_path, path=path)
+                                               solver=self._solver_assignment["node"].solver,
+                                               settings=self._settings_obj, lp_path=self.lp_path, path=path)
         self.lp_time_ += time.perf_counter() - t0
         for res in results:
             self._record(res, path, Xl.shape[0])

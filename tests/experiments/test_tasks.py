@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,6 +14,8 @@ from interpretopt.experiments.config import parse_config
 from interpretopt.experiments.results import read_results
 from interpretopt.experiments.runner import plan_runs, run_experiment
 from interpretopt.experiments.tasks import METHOD_TASKS, accepted_parameters, check_method_params
+
+REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 _BC = {"name": "breast_cancer", "max_rows": 160}
 
@@ -100,21 +104,58 @@ def test_a_config_typo_fails_at_load_time(method, params, match):
 
 @pytest.mark.parametrize("solver, match", [
     ("nosuch", "solver.*'nosuch'"),
-    ("cbc", "'solver' parameter of BRCGClassifier must be a solver providing LP duals.* Got 'cbc'"),
-    ("ortools_cpsat", "Got 'ortools_cpsat'"),
+    ({"master": "cbc"}, "master solver 'cbc'.*an incremental model.*qualify: highs"),
+    ("ortools_cpsat", "'ortools_cpsat' fits none of its roles"),
+    ({"integer": "ortools_cpsat"}, "integer solver 'ortools_cpsat'.*MILPs with continuous variables"),
+    ({"nodes": "highs"}, "no method of this config has solver role 'nodes'"),
 ])
 def test_a_solver_the_method_cannot_use_is_an_error(solver, match):
-    """Regression: the BRCG task ran HiGHS for any solver but highs / ortools_glop (`solver: nosuch` ran)."""
+    """Regression: the BRCG task ran HiGHS for any solver but highs / ortools_glop (`solver: nosuch` ran), and
+    CP-SAT passed the load check, then failed at the first MILP (its models are integer only)."""
     with pytest.raises(ConfigError, match=match):
         parse_config({"name": "t", "method": "brcg", "datasets": ["breast_cancer"], "solver": solver})
 
 
+@pytest.mark.parametrize("params", [{"pricing_solver": "scipyy"}, {"mip_solver": "ortools_glop"}])
+def test_per_role_solver_parameters_are_checked_at_load_time(params):
+    """Regression: `pricing_solver: scipyy` and `mip_solver: ortools_glop` loaded and failed at fit."""
+    with pytest.raises(ConfigError, match=r"(pricing|integer) solver"):
+        parse_config({"name": "t", "method": "brcg", "datasets": ["breast_cancer"], "params": params})
+
+
+def test_one_solver_goes_to_every_role_it_fits_and_a_mapping_names_them():
+    base = {"name": "t", "datasets": ["breast_cancer"], "method": "brcg"}
+    assert parse_config({**base, "solver": "scipy"}).solver == "scipy"  # pricing and integer; master: default
+    cfg = parse_config({**base, "solver": {"master": "ortools_glop", "integer": "scipy"}})
+    assert cfg.solver == {"master": "ortools_glop", "integer": "scipy"}
+
+
 def test_solver_checks_follow_what_the_run_solves():
     ok = {"name": "t", "datasets": ["breast_cancer"], "solver": "ortools_glop"}
-    parse_config({**ok, "method": "abbr", "params": {"mode": "rule_list"}})  # the search solves nothing
-    with pytest.raises(ConfigError, match="does not provide MILPs"):
-        parse_config({**ok, "method": "abbr", "params": {"mode": "baseline"}})
+    with pytest.raises(ConfigError, match="'ortools_glop' fits none of its roles.*baseline \\(MILPs"):
+        parse_config({**ok, "method": "abbr", "params": {"mode": ["rule_list", "baseline"]}})
     parse_config({**ok, "method": "mtrepan"})  # LPs only
+
+
+@pytest.mark.parametrize("method, params, search", [
+    ("imd", {"variant": ["imd", "separate"]}, "greedy split search"),
+    ("crl", {}, "simulated annealing"),
+    ("abbr", {"mode": ["rule_list", "checklist"]}, "simulated annealing"),
+])
+def test_a_method_with_no_optimization_problem_refuses_a_solver(method, params, search):
+    """Regression: IMD and CRL configs loaded with `solver: nosuch`; ABBR searches took any solver silently."""
+    cfg = {"name": "t", "datasets": ["breast_cancer"], "method": method, "params": params}
+    parse_config(cfg)
+    for key, value in (("solver", "highs"), ("solver", "nosuch"), ("preset", "highs_fast")):
+        with pytest.raises(ConfigError, match=f"{key}: no run of this config solves an optimization problem.*{search}"):
+            parse_config({**cfg, key: value}, path=str(REPO_CONFIGS / "x.yaml"))
+
+
+def test_brcg_diff_of_imd_takes_the_configs_solver():
+    cfg = {"name": "t", "datasets": ["breast_cancer"], "method": "imd", "params": {"variant": "brcg_diff"}}
+    assert parse_config({**cfg, "solver": "scipy"}).solver == "scipy"
+    with pytest.raises(ConfigError, match="'ortools_cpsat' fits none of its roles"):
+        parse_config({**cfg, "solver": "ortools_cpsat"})
 
 
 def test_run_params_are_checked_again_at_run_time(tmp_path):

@@ -1,10 +1,11 @@
 """Adding a backend is one module and one registration (CONTRIBUTING.md), checked with a toy backend.
 
 The toy solves any linear Pyomo model with ``scipy.optimize.milp`` on the model's matrix form
-and declares ``lp`` and ``milp`` only. Once registered it is listed with its capabilities,
-accepted wherever a method asks for those capabilities (BRCG's integer master and pricing
-MILP), and refused, with the qualifying solvers named, where a method needs one it lacks
-(the column-generation master needs ``duals`` and ``incremental``). No method names it.
+and declares ``lp`` and ``milp`` only (the project's real ``scipy`` backend lives in
+``interpretopt/solvers/_scipy.py``; the toy has its own name). Once registered it is listed with
+its capabilities, given every solver role it fits (BRCG's integer master and pricing MILP), and
+refused, with the qualifying solvers named, for a role that needs one it lacks (the
+column-generation master needs ``duals`` and ``incremental``). No method names it.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from interpretopt.solvers import SOLVERS, Capabilities, SolveResult, SolverBacke
 from interpretopt.solvers._matrix import to_matrix_form
 
 
-class ToyScipyBackend(SolverBackend):
-    name = "toy_scipy"
+class ToyMilpBackend(SolverBackend):
+    name = "toy_milp"
     capabilities = Capabilities(lp=True, milp=True, duals=False)
     description = "scipy.optimize.milp on the matrix form (a test backend)"
 
@@ -52,18 +53,18 @@ class ToyScipyBackend(SolverBackend):
 
 @pytest.fixture
 def toy_backend():
-    SOLVERS.register(ToyScipyBackend.name, ToyScipyBackend())
+    SOLVERS.register(ToyMilpBackend.name, ToyMilpBackend())
     try:
-        yield ToyScipyBackend.name
+        yield ToyMilpBackend.name
     finally:
-        SOLVERS._items.pop(ToyScipyBackend.name, None)
+        SOLVERS._items.pop(ToyMilpBackend.name, None)
 
 
 def test_a_registered_backend_is_listed_with_its_capabilities(toy_backend):
     row = next(r for r in describe_solvers() if r["name"] == toy_backend)
     assert row["available"] and row["milp"] and not row["duals"] and not row["incremental"]
     assert set(Capabilities.FIELDS) <= set(row)
-    assert solver_capabilities(toy_backend) == ToyScipyBackend.capabilities.as_dict()
+    assert solver_capabilities(toy_backend) == ToyMilpBackend.capabilities.as_dict()
 
 
 def test_methods_take_a_new_backend_by_its_capabilities(toy_backend):
@@ -78,13 +79,22 @@ def test_methods_take_a_new_backend_by_its_capabilities(toy_backend):
     assert toy.solve_results_["integer"].solver == toy_backend
     assert toy.objective_ == pytest.approx(ref.objective_)
     assert toy.lower_bound_ == pytest.approx(ref.lower_bound_, abs=1e-6)
-    # the master LP needs duals and an incremental model, which the toy does not declare
-    with pytest.raises(ParameterError, match=r"LP duals on an incremental model.*Got 'toy_scipy'"):
-        BRCGClassifier(solver=toy_backend, **kw).fit(X, y)
+    # one name goes to every role it fits; the master (duals on an incremental model) keeps the default
+    one = BRCGClassifier(solver=toy_backend, **kw).fit(X, y)
+    assert one.solvers_["integer"] == {"requested": toy_backend, "solver": toy_backend}
+    assert one.solvers_["master"]["requested"] == "" and one.solvers_["master"]["solver"] != toy_backend
+    assert one.objective_ == pytest.approx(ref.objective_)
+    # named for the master, which needs duals and an incremental model the toy does not declare: refused
+    with pytest.raises(ParameterError, match=r"master solver 'toy_milp'.*LP duals.*incremental model"):
+        BRCGClassifier(solver={"master": toy_backend}, **kw).fit(X, y)
 
 
 def test_the_master_solver_check_lists_every_capable_backend():
     from interpretopt.methods.brcg import BRCGClassifier
 
-    with pytest.raises(ParameterError, match=r"'highs'.*'highs_direct'.*'ortools_glop'"):
-        BRCGClassifier(solver="cbc", binarizer="passthrough").fit(np.eye(4, dtype=int), [0, 1, 0, 1])
+    from interpretopt.solvers import SOLVERS
+
+    capable = [n for n in SOLVERS.names() if all(getattr(SOLVERS.get(n).capabilities, k)
+                                                 for k in ("lp", "duals", "incremental"))]
+    with pytest.raises(ParameterError, match="qualify: " + ", ".join(capable) + "$"):
+        BRCGClassifier(solver={"master": "cbc"}, binarizer="passthrough").fit(np.eye(4, dtype=int), [0, 1, 0, 1])

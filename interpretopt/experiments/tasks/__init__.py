@@ -23,9 +23,15 @@ A method task declares what its ``params`` may hold, once, in its module:
   task never restates an estimator's default. ``SET_BY_TASK`` names the estimator
   parameters the task sets itself (the solver, the seed, the black box, ...), which a config
   may not give.
-* ``solver_needs(params)``: the capabilities (``"lp"``, ``"milp"``, ``"duals"``) the run's
-  solver must have, or ``None`` when the run solves nothing; ``SOLVER_PARAMETER`` optionally
-  names the estimator parameter that receives the solver, whose constraints it must meet.
+* ``SOLVER_ROLES`` (role -> :class:`~interpretopt.solvers.SolverRole`: every optimization
+  problem the method may solve and the capabilities it needs) and ``solver_roles(params)``,
+  the roles of one run (``{}`` when it solves nothing; then ``SEARCH`` says what it does
+  instead, quoted when a config gives it a solver). A config's ``solver`` (one name for every
+  role it fits, or a mapping role -> name) is checked against every role of every run when
+  it loads. ``solver_request(params, solver) -> (solver, overrides)`` optionally gives the
+  per-role solvers a run's parameters name (BRCG's ``pricing_solver``, ``mip_solver``), which
+  are checked with the others. (The older ``solver_needs(params)``, capabilities or ``None``,
+  reads as one role.)
 * optionally ``check(params)``: checks across parameters or inside nested values.
 
 :func:`check_method_params` validates a config's parameters against all of this when the
@@ -46,7 +52,7 @@ from interpretopt.exceptions import UnknownNameError
 
 __all__ = ["METHOD_TASKS", "BUILTIN_TASKS", "task_names", "get_task", "is_task_name", "Param", "task_params",
            "estimator_params", "estimator_default", "check_method_params", "check_method_solver", "task_schema",
-           "accepted_parameters"]
+           "accepted_parameters", "method_solver_roles", "all_solver_roles", "method_search"]
 
 
 @dataclass(frozen=True)
@@ -219,28 +225,74 @@ def check_method_params(name: str, params: Mapping[str, Any], *, grid: bool = Fa
     return list(dict.fromkeys(problems))
 
 
-def check_method_solver(name: str, solver: str, params: Mapping[str, Any], *, grid: bool = False) -> list[str]:
-    """Problems with using ``solver`` for the runs of a method (empty when none of them objects)."""
-    from interpretopt._validation import check_solver, check_params
-    from interpretopt.exceptions import ParameterError
+def method_solver_roles(name: str, params: Mapping[str, Any]) -> dict | None:
+    """The optimization problems (role -> :class:`~interpretopt.solvers.SolverRole`) of one run of a method
+    task, ``{}`` when it solves none, ``None`` when the task declares nothing (any solver is accepted).
+
+    A task declares ``solver_roles(params)``; the older ``solver_needs(params)`` (capabilities, or
+    ``None``) reads as one role named ``solver``.
+    """
+    from interpretopt.solvers import SolverRole
 
     mod = task_schema(name)
-    if mod is None or not hasattr(mod, "solver_needs"):
-        return []
+    if mod is None:
+        return None
+    if hasattr(mod, "solver_roles"):
+        return dict(mod.solver_roles(params) or {})
+    if hasattr(mod, "solver_needs"):
+        needs = mod.solver_needs(params)
+        return {} if needs is None else {"solver": SolverRole("solver", tuple(needs), f"the {name} task's problems")}
+    return None
+
+
+def all_solver_roles(name: str) -> dict:
+    """Every role a method task may have (its ``SOLVER_ROLES``; ``{}`` when it declares none)."""
+    mod = task_schema(name)
+    return dict(getattr(mod, "SOLVER_ROLES", None) or {}) if mod is not None else {}
+
+
+def _points(params: Mapping[str, Any], grid: bool) -> list[dict]:
     from interpretopt.experiments.config import expand_params
 
-    points = expand_params({k: tuple(v) for k, v in params.items()}) if grid else [dict(params)]
+    return expand_params({k: tuple(v) for k, v in params.items()}) if grid else [dict(params)]
+
+
+def check_method_solver(name: str, solver: Any, params: Mapping[str, Any], *, grid: bool = False) -> list[str]:
+    """Problems with using ``solver`` (a name, or a mapping role -> name) for the runs of a method: every
+    role of every run is checked against the capabilities it needs (empty when none objects)."""
+    from interpretopt._validation import check_params
+    from interpretopt.exceptions import ParameterError
+    from interpretopt.solvers._roles import assign_solvers, solver_for
+
+    mod = task_schema(name)
+    if mod is None:
+        return []
     problems = []
-    for point in points:
-        needs = mod.solver_needs(point)
-        if needs is None:
+    for point in _points(params, grid):
+        roles = method_solver_roles(name, point)
+        if not roles:
             continue
+        every = all_solver_roles(name) or roles
         try:
             target = getattr(mod, "SOLVER_PARAMETER", None)
             if target is not None:
                 cls, pname = target
                 check_params(cls, {pname: solver})
-            check_solver(solver, needs, owner=f"the {name} task")
+            asked, overrides = solver_for(solver, every), {}
+            if hasattr(mod, "solver_request"):  # per-role solvers among the run's parameters
+                asked, overrides = mod.solver_request(point, asked)
+            assign_solvers(asked, roles, owner=f"the {name} task", all_roles=every, overrides=overrides)
         except ParameterError as exc:
             problems.append(str(exc))
     return list(dict.fromkeys(problems))
+
+
+def method_search(name: str, params: Mapping[str, Any], *, grid: bool = False) -> str | None:
+    """What a method does instead of solving, when none of its runs has an optimization problem; else None.
+
+    The refusal of a config's ``solver``/``preset`` for such a method quotes it (the task's ``SEARCH``).
+    """
+    if any(method_solver_roles(name, p) != {} for p in _points(params, grid)):
+        return None
+    mod = task_schema(name)
+    return str(getattr(mod, "SEARCH", "") or "its search solves no LP or MILP")

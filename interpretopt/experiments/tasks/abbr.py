@@ -48,7 +48,9 @@ import numpy as np
 from interpretopt._validation import Interval, StrOptions
 from interpretopt.evaluation import abbr as metrics
 from interpretopt.experiments.tasks import Param, estimator_default, estimator_params, task_params
+from interpretopt.methods.abbr import SOLVER_ROLES as ABBR_SOLVER_ROLES
 from interpretopt.methods.abbr import ChecklistSearch, GloballyConsistentRuleSearch, RuleListSearch
+from interpretopt.solvers._roles import solver_columns, solver_for
 
 __all__ = ["run", "PARAMETERS"]
 
@@ -72,12 +74,21 @@ ESTIMATORS = tuple(MODES.values())
 SET_BY_TASK = ("random_state", "solver")
 
 
-def solver_needs(params) -> tuple[str, ...] | None:
-    """The baseline's MILPs and the certificate need a MILP solver; the searches none."""
+SOLVER_ROLES = ABBR_SOLVER_ROLES
+#: what a run without an optimization problem does instead (the refusal of a `solver:` key says it)
+SEARCH = ("rule lists and checklists are searched by simulated annealing over mined rules; only mode 'baseline' "
+          "(role baseline: one MILP per seed sample) and certify: true with mode 'rule_list' (role certificate) "
+          "solve optimization problems")
+
+
+def solver_roles(params) -> dict:
+    """The baseline's MILPs (role ``baseline``) and the certificate (role ``certificate``); the searches none."""
     tp = task_params(params, PARAMETERS)
-    if tp["mode"] == "baseline" or (tp["mode"] == "rule_list" and tp["certify"]):
-        return ("milp",)
-    return None
+    if tp["mode"] == "baseline":
+        return {"baseline": SOLVER_ROLES["baseline"]}
+    if tp["mode"] == "rule_list" and tp["certify"]:
+        return {"certificate": SOLVER_ROLES["certificate"]}
+    return {}
 
 
 def _label(mode: str, est) -> str:
@@ -136,7 +147,7 @@ def run(ctx) -> dict:
                                        [str(c) for c in X_df.columns], cats,
                                        int(kw.get("max_discrete_values", estimator_default(cls, "max_discrete_values"))))
     if cls is GloballyConsistentRuleSearch:
-        kw["solver"] = ctx.solver
+        kw["solver"] = solver_for(ctx.solver, SOLVER_ROLES)
         if "time_limit" not in kw and ctx.settings.time_limit is not None:
             kw["time_limit"] = ctx.settings.time_limit  # the config's limit applies to each MILP
     est = cls(**kw, random_state=rs)
@@ -189,9 +200,10 @@ def run(ctx) -> dict:
         # every seed MILP solved (or some timed out); the annealed list itself is not certified,
         # so the run claims no status, bound or gap
         out["milp_outcome"] = "time_limit" if est.n_timeouts_ else "all_solved"
+        out.update(solver_columns(est.solvers_))
     if mode == "rule_list" and p["certify"]:
         mr = p["certify_max_rules"]
-        cert = est.certify(ctx.solver, ctx.settings, max_rules=None if mr is None else int(mr))
+        cert = est.certify(solver_for(ctx.solver, SOLVER_ROLES), ctx.settings, max_rules=None if mr is None else int(mr))
         # the solver's status and bound hold over the pool the MILP saw: the filtered pool R~, or
         # (certify_max_rules) a restricted pool, in which case they are reported apart and no
         # status/bound/gap of the run is claimed
@@ -201,7 +213,9 @@ def run(ctx) -> dict:
             out.update(restricted_status=cert["status"], restricted_objective=cert["objective"],
                        restricted_bound=cert["bound"], restricted_gap=cert["gap"])
         out.update(certify_pool=cert["pool"], certify_rules=cert["n_rules"], certify_pool_rules=cert["pool_rules"],
-                   certify_seconds=cert["wall_time"], certify_start_value=cert["start_value"])
+                   certify_seconds=cert["wall_time"], certify_start_value=cert["start_value"],
+                   certify_mip_start=cert["mip_start"], solver=cert["solver"],
+                   **solver_columns({"certificate": {"requested": cert["solver_requested"], "solver": cert["solver"]}}))
         if cert.get("gap_to_anneal") is not None:
             out["certify_gap_to_anneal"] = cert["gap_to_anneal"]
         if cert["objective"] is not None:

@@ -52,9 +52,10 @@ Parameters: the task's own (:data:`PARAMETERS`: ``experiment``, ``test_size``, `
 and :class:`~interpretopt.methods.brcg.GroundedBRCGClassifier` (``lambda0``, ``lambda1``,
 ``max_literals``, ``pricing``, ``time_limit`` per fit, ``mip_time_limit``, ``binarizer``,
 ``n_thresholds``, ``c_u``, ...), passed on by name with the estimators' own defaults. The
-run's solver is the master LP solver (it must return LP duals on an incremental model:
-``highs`` or ``ortools_glop``; any other is an error, never replaced); MILPs use
-``mip_solver`` / ``pricing_solver`` (default HiGHS). The config's ``settings`` pass on without
+run's ``solver`` (one name for every role it fits, or one per role: ``master``, ``pricing``,
+``integer``; see :data:`~interpretopt.methods.brcg.SOLVER_ROLES`) is checked against each role
+when the config loads; ``solver_<role>_requested`` and ``solver_<role>`` record, per role, the
+string given and the backend that ran. The config's ``settings`` pass on without
 their time limit: each stage has its own limit (``time_limit``, ``mip_time_limit``,
 ``milp_time_limit``). Rule sets reused across runs (rule set A of a repetition, B of a
 flip probability) are shared through ``ctx.memo``, keyed by the training rows, the model and
@@ -74,6 +75,8 @@ from interpretopt._validation import Interval, StrOptions
 from interpretopt.exceptions import InputError
 from interpretopt.experiments.tasks import Param, estimator_params, task_params
 from interpretopt.methods.brcg import PRICING_STRATEGIES, BRCGClassifier, GroundedBRCGClassifier
+from interpretopt.methods.brcg import SOLVER_ROLES as BRCG_SOLVER_ROLES
+from interpretopt.solvers._roles import solver_columns, solver_for
 
 __all__ = ["run", "perturb_labels", "exclusive_region", "recovery_metrics", "tune_lambdas", "select_lambdas",
            "PARAMETERS"]
@@ -103,13 +106,25 @@ PARAMETERS = {
                                 "mapping: per dataset label), e.g. the paper's reported range 7-52"),
 }
 ESTIMATORS = (BRCGClassifier, GroundedBRCGClassifier)
+SOLVER_ROLES = BRCG_SOLVER_ROLES
 SET_BY_TASK = ("solver", "settings", "random_state", "grounding", "extend_literals", "conditions")
-SOLVER_PARAMETER = (BRCGClassifier, "solver")
 
 
-def solver_needs(params) -> tuple[str, ...]:
-    """Every run solves the master LP (with duals) and MILPs."""
-    return ("lp", "duals")
+def solver_request(params, solver):
+    """The run's solver and the per-role solvers its parameters name (``pricing_solver``, ``mip_solver``)."""
+    return solver, {"pricing": params.get("pricing_solver"), "integer": params.get("mip_solver")}
+
+
+def solver_roles(params) -> dict:
+    """The run's optimization problems (:data:`~interpretopt.methods.brcg.SOLVER_ROLES`): the master LP and
+    the integer master always, the pricing MILP when the pricing of a fit solves it (``pricing`` or
+    ``grounded_pricing`` 'milp' / 'beam+milp')."""
+    from interpretopt.methods.brcg import SOLVER_ROLES, active_solver_roles
+
+    pricing = params.get("pricing", "beam")
+    grounded = params.get("grounded_pricing") or pricing
+    roles = {**active_solver_roles(pricing), **active_solver_roles(grounded)}
+    return {k: SOLVER_ROLES[k] for k in SOLVER_ROLES if k in roles}
 
 
 def _fit_params(params: dict) -> dict:
@@ -118,7 +133,8 @@ def _fit_params(params: dict) -> dict:
 
 
 def _estimator(fp: dict, ctx, **extra):
-    kw = dict(fp, solver=ctx.solver, settings=_settings(ctx), random_state=ctx.seed_for("brcg-estimator"))
+    kw = dict(fp, solver=solver_for(ctx.solver, SOLVER_ROLES), settings=_settings(ctx),
+              random_state=ctx.seed_for("brcg-estimator"))
     kw.update(extra)
     cls = GroundedBRCGClassifier if "grounding" in kw else BRCGClassifier
     return cls(**kw)
@@ -364,6 +380,7 @@ def _status(est) -> dict:
     """
     res = est.solve_results_.get("integer")
     return {
+        **solver_columns(getattr(est, "solvers_", None)),
         # a fit with no solve (labels of one class: proven by argument) names no solver
         "solver": getattr(res, "solver", None) if res is not None else "none",
         "status": str(est.status_),

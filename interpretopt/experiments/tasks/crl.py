@@ -84,9 +84,15 @@ SET_BY_TASK = ("black_box", "refit", "random_state", "feature_types", "blackbox_
                "params", "mining")
 
 
-def solver_needs(params) -> None:
+SOLVER_ROLES: dict = {}
+#: what CRL does instead of solving an optimization problem (the refusal of a `solver:` key says it)
+SEARCH = ("the companion rule list is searched by simulated annealing over mined rules, and its baselines "
+          "are greedy (CART / C4.5 trees, rule-list learners)")
+
+
+def solver_roles(params) -> dict:
     """CRL and its baselines solve no LP or MILP."""
-    return None
+    return {}
 
 
 def _col(t: float) -> str:

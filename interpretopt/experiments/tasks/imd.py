@@ -58,6 +58,7 @@ import numpy as np
 
 from interpretopt._validation import Interval, StrOptions
 from interpretopt.experiments.tasks import Param, estimator_params, task_params
+from interpretopt.solvers._roles import solver_for
 from interpretopt.methods.imd import (BRCGDiff, DirectDT, DirectGB, DisagreementTooLargeError, IMDExplainer,
                                      SeparateSurrogates)
 
@@ -76,6 +77,37 @@ PARAMETERS = {
     "threshold": Param([Interval(Real, 0, 1, closed="both")], 0.3, "similarity that counts as a recovery"),
 }
 ESTIMATORS = (IMDExplainer, SeparateSurrogates, DirectDT, DirectGB, BRCGDiff)
+SEARCH = ("the joint surrogate tree (and the separate and direct variants' trees) is grown by a greedy split "
+          "search; only variant 'brcg_diff' solves optimization problems (BRCG's roles: master, pricing, integer)")
+
+
+def _brcg_roles() -> dict:
+    from interpretopt.methods.brcg import SOLVER_ROLES
+
+    return SOLVER_ROLES
+
+
+def __getattr__(name: str):
+    if name == "SOLVER_ROLES":  # BRCG's, read when asked (BRCG Diff's roles)
+        return _brcg_roles()
+    raise AttributeError(name)
+
+
+def solver_request(params, solver):
+    """BRCG Diff's solvers: the run's, unless its ``brcg`` parameters name their own (and the per-role
+    ``pricing_solver`` / ``mip_solver`` they give)."""
+    brcg = task_params(params, PARAMETERS)["brcg"] or {}
+    return brcg.get("solver", solver), {"pricing": brcg.get("pricing_solver"), "integer": brcg.get("mip_solver")}
+
+
+def solver_roles(params) -> dict:
+    """BRCG Diff's roles (those of its BRCG fits, by their ``pricing``); the tree variants solve nothing."""
+    tp = task_params(params, PARAMETERS)
+    if tp["variant"] != "brcg_diff" or tp["experiment"] == "accuracy":
+        return {}
+    from interpretopt.methods.brcg import active_solver_roles
+
+    return active_solver_roles((tp["brcg"] or {}).get("pricing", "beam"))
 SET_BY_TASK = ("random_state", "brcg_params")
 _CLASSES = dict(zip(VARIANTS, ESTIMATORS))
 
@@ -90,10 +122,12 @@ def check(params) -> None:
         check_params(BRCGClassifier, dict(brcg))
 
 
-def make_variant(variant: str, params: dict, seed: int):
+def make_variant(variant: str, params: dict, seed: int, *, solver: Any = None, settings: Any = None):
     """The unfitted diff model of one run: every estimator parameter of ``params`` is passed on by
     name (the estimator's own defaults otherwise); the task sets only the seed and BRCG Diff's
-    ``brcg_params`` (from ``brcg``, seeded unless it gives ``random_state``)."""
+    ``brcg_params`` (from ``brcg``, seeded unless it gives ``random_state``; the run's ``solver``
+    and ``settings`` unless it gives its own; the settings without their time limit, as in the
+    brcg task: BRCG's stages have their own limits)."""
     if variant not in _CLASSES:
         raise ValueError(f"unknown IMD variant {variant!r}; valid: {', '.join(VARIANTS)}")
     cls = _CLASSES[variant]
@@ -103,6 +137,10 @@ def make_variant(variant: str, params: dict, seed: int):
     if variant == "brcg_diff":
         brcg = dict(task_params(params, PARAMETERS)["brcg"] or {})
         brcg.setdefault("random_state", seed % (2**31))
+        if solver is not None:
+            brcg.setdefault("solver", solver)
+        if settings is not None:
+            brcg.setdefault("settings", settings.replace(time_limit=None))
         kwargs["brcg_params"] = brcg
     return cls(**kwargs)
 
@@ -164,7 +202,8 @@ def _run_importance(ctx) -> dict:
     X = ctx.X
     y1, y2 = np.asarray(m1.predict(X)), np.asarray(m2.predict(X))
     train, test = ctx.split(test_size=0.3, key="diff")
-    est = make_variant(variant, ctx.params, ctx.seed)
+    est = make_variant(variant, ctx.params, ctx.seed, solver=solver_for(ctx.solver, _brcg_roles()),
+                       settings=ctx.settings)
     out = _fit_and_score(est, X[train], y1[train], y2[train], X[test], y1[test], y2[test])
     imps = [np.asarray(m1.feature_importances_), np.asarray(m2.feature_importances_)]
     out.update(importance_agreement(est.feature_importances_, imps))
@@ -188,6 +227,11 @@ def _fit_and_score(est, X_tr, y1_tr, y2_tr, X_te, y1_te, y2_te) -> dict:
     out: dict[str, Any] = dict(est.metrics(X_te, y1_te, y2_te))
     out["fit_seconds"] = fit_seconds
     out["train_diffs"] = float(np.mean(np.asarray(y1_tr) != np.asarray(y2_tr)))
+    if getattr(est, "solvers_", None):  # BRCG Diff: the solver of each BRCG role, asked for and run
+        from interpretopt.solvers._roles import solver_columns
+
+        out.update(solver_columns(est.solvers_))
+        out["solver"] = est.solvers_.get("integer", {}).get("solver") or None
     return out
 
 
@@ -199,7 +243,8 @@ def _run_diff(ctx) -> dict:
     train, test = ctx.split(test_size=0.3, key="diff")
     if variant == "brcg_diff" and np.unique(np.concatenate([y1, y2, np.asarray(ctx.y)])).size > 2:
         return {"skipped": "BRCG Diff applies to binary tasks only"}
-    est = make_variant(variant, ctx.params, ctx.seed)
+    est = make_variant(variant, ctx.params, ctx.seed, solver=solver_for(ctx.solver, _brcg_roles()),
+                       settings=ctx.settings)
     try:
         out = _fit_and_score(est, X[train], y1[train], y2[train], X[test], y1[test], y2[test])
     except DisagreementTooLargeError as exc:
@@ -272,7 +317,8 @@ def _run_perturbation(ctx) -> dict:
     revised = ctx.black_box(name, train, y=y_rev)
     y1, y2 = np.asarray(original.predict(X)), np.asarray(revised.predict(X))
     d_train, d_test = ctx.split(test_size=0.3, key="diff")
-    est = make_variant(variant, ctx.params, ctx.seed)
+    est = make_variant(variant, ctx.params, ctx.seed, solver=solver_for(ctx.solver, _brcg_roles()),
+                       settings=ctx.settings)
     out = _fit_and_score(est, X[d_train], y1[d_train], y2[d_train], X[d_test], y1[d_test], y2[d_test])
     rules = list(est.diff_rules_)
     if rules:

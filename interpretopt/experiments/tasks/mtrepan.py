@@ -74,6 +74,8 @@ from typing import Any
 import numpy as np
 
 from interpretopt._validation import Interval, StrOptions
+from interpretopt.methods.mtrepan import SOLVER_ROLES as MTREPAN_SOLVER_ROLES
+from interpretopt.solvers._roles import solver_columns, solver_for
 from interpretopt.experiments.tasks import Param, estimator_default, estimator_params, task_params
 from interpretopt.methods.mtrepan import TREPAN_SPLITTERS, MTREPANClassifier, TREPANClassifier
 
@@ -116,9 +118,12 @@ ESTIMATORS = (MTREPANClassifier, TREPANClassifier)
 SET_BY_TASK = ("max_depth", "solver", "solver_settings", "random_state", "splitter")
 
 
-def solver_needs(params) -> tuple[str, ...]:
-    """Node LPs (MTRE-PAN's and the release TRE-PAN's splits; boundary estimates)."""
-    return ("lp",)
+SOLVER_ROLES = MTREPAN_SOLVER_ROLES
+
+
+def solver_roles(params) -> dict:
+    """Node LPs (MTRE-PAN's and the release TRE-PAN's splits; boundary estimates): role ``node``."""
+    return dict(SOLVER_ROLES)
 
 
 def check(params) -> None:
@@ -255,7 +260,7 @@ def run(ctx) -> dict:
 
     def grow_tree():
         est = make_translator({**params, "grow_depth": grow_depth}, ctx.seed_for("mtrepan/tree", **deps),
-                              ctx.solver, ctx.settings)
+                              solver_for(ctx.solver, SOLVER_ROLES), ctx.settings)
         est.fit(X_tr, target)
         lo, hi = est.root_box_
         n_eval = int(np.floor(float(tp["eval_fraction"]) * est.tree_.nodes[0].n_samples))
@@ -296,7 +301,8 @@ def run(ctx) -> dict:
         "n_hit_and_run_nodes": int(st["sampling_methods"].get("hit_and_run", 0)),
         "n_nodes": int(st["n_nodes"]),
         "eval_seconds": time.perf_counter() - t0,
-        "solver": ctx.solver,
+        "solver": est.solvers_["node"]["solver"] or None,
+        **solver_columns(est.solvers_),
     })
     artifacts = {}
     if depth in _depths(tp["explain_depths"]):
