@@ -13,7 +13,7 @@ ABBR certificate MILP      certificate  the rule-list MILP over a random rule po
 MTRE-PAN node LP           node         the L1-norm SVM LP of one node (primal), random separable-ish data
 =========================  ===========  =================================================================
 
-Each at two sizes (``small``, ``large``). A cell is the backend's objective against HiGHS'
+Each at two sizes (``small``, ``large``; ``tiny`` for the tests). A cell is the backend's objective against HiGHS'
 (``ok``: within ``1e-6`` relative, else the relative difference) and its CPU time divided by
 HiGHS' (process CPU plus the CPU of solver subprocesses, such as ``cbc`` and ``glpsol``;
 translation included, model building not). A backend that cannot fill a role is refused by
@@ -40,7 +40,7 @@ from typing import Callable
 import numpy as np
 
 REFERENCE = "highs"
-SIZES = {"small": 1, "large": 3}
+SIZES = {"tiny": 0.2, "small": 1, "large": 3}  # tiny: for the tests
 
 
 @dataclass(frozen=True)
@@ -53,14 +53,14 @@ class Problem:
 
 
 def _rng(tag: str, scale: int) -> np.random.Generator:
-    return np.random.default_rng([sum(map(ord, tag)), scale])
+    return np.random.default_rng([sum(map(ord, tag)), int(round(10 * scale))])
 
 
 def _brcg_master(scale: int, relax: bool):
     from interpretopt.formulations import brcg as F
 
     rng = _rng("master", scale)
-    n, K = 1500 * scale, 150 * scale
+    n, K = int(1500 * scale), int(150 * scale)
     cover = rng.random((n, K)) < 0.1
     y = (rng.random(n) < 0.4).astype(np.int8)
     spec = F.MasterSpec(form="constraint", C=12.0, complexity="literals+1", n_samples=n)
@@ -71,7 +71,7 @@ def _brcg_pricing(scale: int):
     from interpretopt.formulations import brcg as F
 
     rng = _rng("pricing", scale)
-    n, d = 150 * scale, 16 + 4 * scale
+    n, d = int(150 * scale), int(16 + 4 * scale)
     X = rng.random((n, d)) < 0.5
     y = (X[:, 0] & X[:, 1] | (rng.random(n) < 0.1)).astype(np.int8)
     r = np.where(y == 1, -rng.random(n), rng.random(n) * 0.5)  # dual-like weights: positives pay to stay uncovered
@@ -82,7 +82,7 @@ def _abbr_baseline(scale: int):
     from interpretopt.formulations import abbr_baseline as F
 
     rng = _rng("baseline", scale)
-    n, d = 200 * scale, 6
+    n, d = int(200 * scale), 6
     X = rng.normal(size=(n, d))
     positive = X[:, 0] + 0.5 * X[:, 1] + 0.3 * rng.normal(size=n) > 0.3
     thresholds = [np.quantile(X[:, j], np.arange(1, 10) / 10) for j in range(d)]
@@ -96,7 +96,7 @@ def _abbr_certificate(scale: int):
     from interpretopt.formulations import abbr_certify as F
 
     rng = _rng("certificate", scale)
-    N, R = 300 * scale, 10
+    N, R = int(300 * scale), 10
     covers = rng.random((N, R)) < rng.uniform(0.05, 0.3, R)
     ranks = rng.permutation(N).astype(float)
     return F.build(F.patterns(covers, ranks, s=0.2, M=3))
@@ -106,7 +106,7 @@ def _mtrepan_node(scale: int):
     from interpretopt.formulations import svm_lp
 
     rng = _rng("node", scale)
-    n, d = 1500 * scale, 5
+    n, d = int(1500 * scale), 5
     X = rng.normal(size=(n, d))
     y = (X[:, 0] - 0.7 * X[:, 1] + 0.4 * rng.normal(size=n) > 0).astype(int)
     return svm_lp.primal_lp(X, y, C=10.0)
@@ -183,7 +183,8 @@ def run(backends: list[str], sizes: list[str], time_limit: float, tol: float = 1
         for p in PROBLEMS:
             ref, ref_cpu = solve_once(p, REFERENCE, SIZES[size], settings)
             ref.raise_for_status()
-            row = {"objective": ref.objective, REFERENCE: f"{ref_cpu:.2f} s"}
+            row = {"objective": ref.objective, REFERENCE: f"{ref_cpu:.2f} s"
+                   + ("" if str(ref.status) == "optimal" else f" ({ref.status}: raise --time-limit)")}
             for b in backends:
                 if b == REFERENCE:
                     continue
@@ -229,9 +230,9 @@ def main(argv=None) -> int:
     from interpretopt.solvers import available_solvers
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", default="small,large", help="comma-separated: small, large")
+    ap.add_argument("--sizes", default="small,large", help="comma-separated: tiny, small, large")
     ap.add_argument("--backends", default="", help="comma-separated backends (default: every available one)")
-    ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve (a safety net)")
+    ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per solve (a safety net)")
     args = ap.parse_args(argv)
     sizes = [s for s in args.sizes.split(",") if s]
     bad = [s for s in sizes if s not in SIZES]
