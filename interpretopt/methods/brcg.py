@@ -79,17 +79,11 @@ def solver_roles(name: str, **capabilities) -> str:
     from interpretopt._validation import solver_capabilities
 
     caps = dict(solver_capabilities(name) or {})
+    if not caps:  # a name the registry does not know: its MILPs take continuous variables unless said otherwise
+        capabilities.setdefault("mixed_integer", bool(capabilities.get("milp", False)))
     caps.update(capabilities)
-    if "mixed_integer" not in capabilities and "milp" in capabilities and name not in _known_solvers():
-        caps["mixed_integer"] = bool(capabilities["milp"])
     roles = [k for k, r in SOLVER_ROLES.items() if all(caps.get(n, False) for n in r.needs)]
     return ",".join(roles) if roles else "-"
-
-
-def _known_solvers() -> list:
-    from interpretopt.solvers._roles import _known
-
-    return _known()
 
 
 # ----------------------------------------------------------------------------- estimators
