@@ -361,8 +361,10 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         self._solver_assignment = assign_solvers(
             self.solver, active_solver_roles(self.pricing), owner=owner, all_roles=SOLVER_ROLES,
             overrides={"pricing": self.pricing_solver, "integer": self.mip_solver})
+        set_by = {"pricing": "pricing_solver", "integer": "mip_solver"}
         for role, a in self._solver_assignment.items():
-            check_solver_available(a.solver, owner=owner, what=f"{role} solver")
+            named = set_by.get(role) if getattr(self, set_by.get(role, "solver")) is not None else None
+            check_solver_available(a.solver, owner=owner, what=named or f"solver (role {role})")
 
     def _role_solvers(self) -> dict:
         """The keyword arguments of :func:`column_generation` naming each role's backend."""
