@@ -29,9 +29,24 @@ ROOT = Path(__file__).resolve().parents[1]
 TASK = "tests.test_faults:logged_task"
 
 
+HOLD_AT = 4  # the process's 4th run to start waits (see logged_task) until the test has killed it
+
+
 def logged_task(ctx) -> dict:
-    """Sleeps ``pause`` seconds and appends the run's name to ``<out>/computed.log`` when done."""
-    time.sleep(float(ctx.params.get("pause", 0.0)))
+    """Appends the run's name to ``<out>/computed.log`` when done.
+
+    In a process started with ``INTERPRETOPT_TEST_HOLD=1``, the ``HOLD_AT``-th run to start writes
+    ``<out>/holding`` and waits there (a 300 s safety net), so a test kills the process mid-run
+    whatever the machine's speed or load, never after the last run.
+    """
+    started = ctx.out_dir / f"started-{os.getpid()}.log"
+    with open(started, "a") as fh:
+        fh.write(ctx.run_name + "\n")
+    if os.environ.get("INTERPRETOPT_TEST_HOLD") == "1" and len(started.read_text().split()) == HOLD_AT:
+        (ctx.out_dir / "holding").write_text(ctx.run_name)
+        end = time.monotonic() + 300
+        while time.monotonic() < end:
+            time.sleep(0.05)
     with open(ctx.out_dir / "computed.log", "a") as fh:
         fh.write(ctx.run_name + "\n")
     return {"value": int(ctx.params.get("k", 0)) * 10 + ctx.rep}
@@ -40,7 +55,7 @@ def logged_task(ctx) -> dict:
 CONFIG = f"""\
 name: faults
 method: "{TASK}"
-params: {{k: [1, 2, 3], pause: 0.15}}
+params: {{k: [1, 2, 3]}}
 datasets: [breast_cancer]
 repetitions: 4
 """
@@ -76,15 +91,16 @@ def test_killed_mid_run_then_rerun_loses_nothing(tmp_path, sig):
     cfg = _write_config(tmp_path)
     out = tmp_path / "out"
     out.mkdir()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "INTERPRETOPT_TEST_HOLD": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "interpretopt", "run", str(cfg), "--allow-import", "--quiet",
                              "--out", str(out)], cwd=str(ROOT), env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    log = out / "computed.log"
-    end = time.monotonic() + 300
-    while (not log.is_file() or len(log.read_text().split()) < 3) and proc.poll() is None:
+    holding = out / "holding"
+    end = time.monotonic() + 300  # a safety net only: the 4th run waits until it is killed
+    while not holding.is_file() and proc.poll() is None:
         assert time.monotonic() < end, "the run did not start"
         time.sleep(0.02)
+    assert proc.poll() is None, "the process ended before its 4th run"
     proc.send_signal(sig)
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode != 0
