@@ -14,8 +14,8 @@ from typing import Any
 
 from interpretopt._registry import Registry
 from interpretopt.exceptions import InputError, SolverError, UnknownNameError
-from interpretopt.solvers._types import (Capabilities, SolveResult, SolveSettings, SolveStatus, map_status,
-                                         relative_gap, tell_infeasible_from_unbounded)
+from interpretopt.solvers._types import (WORK_LIMITS, Capabilities, SolveResult, SolveSettings, SolveStatus,
+                                         check_work_limits, map_status, relative_gap, tell_infeasible_from_unbounded)
 
 __all__ = [
     "SOLVERS",
@@ -47,6 +47,18 @@ _PYOMO_OPTION_NAMES: dict[str, dict[str, str]] = {
     "mosek": {"time_limit": "dparam.optimizer_max_time", "mip_gap": "dparam.mio_tol_rel_gap"},
     "appsi_highs": {"time_limit": "time_limit", "mip_gap": "mip_rel_gap", "threads": "threads", "seed": "random_seed"},
 }
+# work limits -> each Pyomo solver's own option names; a solver missing here cannot honour that
+# limit and refuses it (glpsol has neither a node nor an iteration limit)
+_PYOMO_WORK_LIMIT_NAMES: dict[str, dict[str, str]] = {
+    "cbc": {"node_limit": "maxNodes", "iteration_limit": "maxIterations"},
+    "gurobi": {"node_limit": "NodeLimit", "iteration_limit": "IterationLimit"},
+    "gurobi_direct": {"node_limit": "NodeLimit", "iteration_limit": "IterationLimit"},
+    "gurobi_persistent": {"node_limit": "NodeLimit", "iteration_limit": "IterationLimit"},
+    "scip": {"node_limit": "limits/nodes"},
+    "appsi_highs": {"node_limit": "mip_max_nodes", "iteration_limit": "simplex_iteration_limit"},
+}
+for _name, _work in _PYOMO_WORK_LIMIT_NAMES.items():
+    _PYOMO_OPTION_NAMES[_name].update(_work)
 
 
 #: GLPK 5 words its simplex verdicts "LP HAS ..."; Pyomo's log reader looks for GLPK 4's
@@ -112,9 +124,12 @@ class SolverBackend:
                 f"solver {self.name!r} does not return duals; use one of "
                 f"{', '.join(n for n in available_solvers() if _caps(n).duals)} for duals"
             )
+        check_work_limits(settings, self.name, self.capabilities)
         t0 = time.perf_counter()
         result = self._solve(model, settings, duals)
         result.wall_time = time.perf_counter() - t0
+        if result.status is SolveStatus.TIME_LIMIT:
+            result.limited_by_time = True
         _note_overrun(result, settings)
         return result
 
@@ -159,7 +174,7 @@ def _merge_native(settings: SolveSettings, names: dict[str, str], backend: str) 
     """Common settings under the solver's own names, then the passthrough options (which win)."""
     native: dict[str, Any] = {}
     unmapped: list[str] = []
-    for key in ("time_limit", "mip_gap", "threads", "seed"):
+    for key in ("time_limit", "mip_gap", "threads", "seed", *WORK_LIMITS):
         val = getattr(settings, key)
         if val is None or (key == "seed" and val == 0 and key not in names):
             continue
@@ -167,7 +182,7 @@ def _merge_native(settings: SolveSettings, names: dict[str, str], backend: str) 
             if backend == "glpk" and key == "time_limit":
                 val = max(1, int(math.ceil(val)))
             native[names[key]] = val
-        elif key != "seed":
+        elif key not in ("seed", *WORK_LIMITS):  # a work limit no backend name maps is refused before
             unmapped.append(key)
     native.update(settings.options_for(backend, frozenset(SOLVERS.names()) | frozenset(PYOMO_SOLVER_NAMES)))
     return native, unmapped
@@ -193,7 +208,8 @@ def _check_model(model) -> None:
 @_register
 class _PyomoHighs(SolverBackend):
     name = "highs"
-    capabilities = Capabilities(lp=True, milp=True, duals=True, incremental=True, warm_start=True)
+    capabilities = Capabilities(lp=True, milp=True, duals=True, incremental=True, warm_start=True,
+                                node_limit=True, iteration_limit=True)
     description = "HiGHS through Pyomo's solver interface (default)"
 
     def available(self) -> bool:
@@ -227,7 +243,8 @@ class _PyomoHighs(SolverBackend):
                               "(relax or fix the integer variables first)")
         native, _ = _merge_native(
             settings,
-            {"time_limit": "time_limit", "mip_gap": "mip_rel_gap", "threads": "threads", "seed": "random_seed"},
+            {"time_limit": "time_limit", "mip_gap": "mip_rel_gap", "threads": "threads", "seed": "random_seed",
+             "node_limit": "mip_max_nodes", "iteration_limit": "simplex_iteration_limit"},
             self.name,
         )
         from interpretopt.solvers._incremental import prepare_highs_threads
@@ -280,7 +297,7 @@ class _PyomoHighs(SolverBackend):
         return SolveResult(status=status, objective=objective, bound=bound,
                            gap=relative_gap(objective, bound) if has_sol else None, solver=self.name,
                            version=self.version(), message=message, termination=tc.name, solve_time=solve_time,
-                           info=info)
+                           info=info, limited_by_time=tc == TerminationCondition.maxTimeLimit)
 
 
 class _NonFiniteModel(Exception):
@@ -403,8 +420,12 @@ class PyomoFactoryBackend(SolverBackend):
     capabilities = Capabilities(lp=True, milp=True, duals=True)
 
     def __init__(self, name: str) -> None:
+        import dataclasses
+
         self.name = name
         self.description = f"Pyomo SolverFactory({name!r})"
+        work = _PYOMO_WORK_LIMIT_NAMES.get(name, {})
+        self.capabilities = dataclasses.replace(type(self).capabilities, **{k: k in work for k in WORK_LIMITS})
 
     def _factory(self):
         import logging
@@ -520,7 +541,8 @@ class PyomoFactoryBackend(SolverBackend):
                         "give them in SolveSettings.options under the solver's own names")
         return SolveResult(status=status, objective=objective, bound=bound,
                            gap=relative_gap(objective, bound) if has_sol else None, solver=self.name,
-                           version=self.version(), message=message, termination=str(tc), solve_time=solve_time)
+                           version=self.version(), message=message, termination=str(tc), solve_time=solve_time,
+                           limited_by_time=str(tc) == "maxTimeLimit")
 
     def _run(self, model, native: dict, settings, is_mip: bool):
         """One solve, its status read from the termination, the solution and (GLPK) the log, then checked.
@@ -717,6 +739,7 @@ def solve_lp(lp, solver: str = "highs", settings: SolveSettings | None = None, *
 
     settings = _as_settings(settings)
     backend = get_solver(solver)
+    check_work_limits(settings, backend.name, backend.capabilities)
     if duals and lp.is_mip:
         raise SolverError("duals were requested for a program with integer variables; duals exist only for LPs")
     if backend.capabilities.incremental:

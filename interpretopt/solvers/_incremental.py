@@ -290,7 +290,13 @@ class IncrementalModel:
         """
         from interpretopt.solvers._base import _as_settings
 
+        from interpretopt.solvers._base import _lookup
+        from interpretopt.solvers._types import check_work_limits
+
         settings = _as_settings(settings)
+        backend = _lookup(self.solver)
+        if backend is not None:
+            check_work_limits(settings, self.solver, backend.capabilities)
         self._presolve = presolve
         t0 = time.perf_counter()
         res = self._solve(settings, duals)
@@ -514,6 +520,10 @@ class _HighsIncremental(IncrementalModel):
         }
         if settings.mip_gap is not None:
             wanted["mip_rel_gap"] = float(settings.mip_gap)
+        if settings.node_limit is not None:
+            wanted["mip_max_nodes"] = int(settings.node_limit)
+        if settings.iteration_limit is not None:
+            wanted["simplex_iteration_limit"] = int(settings.iteration_limit)
         if settings.threads is not None:
             wanted["threads"] = int(settings.threads)
         if self._presolve is not None:
@@ -642,7 +652,8 @@ class _HighsIncremental(IncrementalModel):
         return SolveResult(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
                            solver=self.solver, version=self._version, message=message,
                            termination=str(ms.name) if hasattr(ms, "name") else str(ms), solve_time=solve_time,
-                           x=x, duals=y, reduced_costs=rc, info=res_info)
+                           x=x, duals=y, reduced_costs=rc, info=res_info,
+                           limited_by_time=bool(interrupted or code == M.kTimeLimit))
 
 
 # ----------------------------------------------------------------------------------------
@@ -733,6 +744,8 @@ class _GlopIncremental(IncrementalModel):
         else:
             s.SuppressOutput()
         params = {"random_seed": int(settings.seed)}
+        if settings.iteration_limit is not None:
+            params["max_number_of_iterations"] = int(settings.iteration_limit)
         raw = opts.pop("parameters_string", "")
         params.update(opts)
         text = " ".join(f"{k}: {_proto_value(val)}" for k, val in params.items())
@@ -778,7 +791,10 @@ class _GlopIncremental(IncrementalModel):
         return SolveResult(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
                            solver=self.solver, version=ortools_version(), message=name,
                            termination=name, solve_time=solve_time, x=x, duals=y, reduced_costs=rc,
-                           info={"iterations": int(s.iterations())})
+                           info={"iterations": int(s.iterations())},
+                           limited_by_time=tl is not None and code == pw.Solver.NOT_SOLVED
+                           and not (settings.iteration_limit is not None
+                                    and int(s.iterations()) >= int(settings.iteration_limit)))
 
 
 # the incremental model of each backend that declares ``Capabilities.incremental``: one

@@ -67,7 +67,7 @@ class _OrtoolsBackend(SolverBackend):
         from interpretopt.solvers._base import PYOMO_SOLVER_NAMES
 
         native: dict = {}
-        for key in ("mip_gap", "threads", "seed"):
+        for key in ("mip_gap", "threads", "seed", "node_limit", "iteration_limit"):
             val = getattr(settings, key)
             if val is not None and key in self.setting_names:
                 native[self.setting_names[key]] = val
@@ -77,7 +77,10 @@ class _OrtoolsBackend(SolverBackend):
         native.update(opts)
         sep = " = " if self.fmt == "scip" else ": "
         joiner = "\n" if self.fmt == "scip" else " "
+        nested = native.pop("termination_criteria.iteration_limit", None)  # PDLP's limit is a nested message
         text = joiner.join(f"{k}{sep}{_proto_value(v) if self.fmt == 'proto' else v}" for k, v in native.items())
+        if nested is not None:
+            text = f"{text}{joiner}termination_criteria {{ iteration_limit: {int(nested)} }}".lstrip()
         if raw:
             text = f"{text}{joiner}{raw}" if text else raw
         return text, ours
@@ -193,6 +196,8 @@ class _OrtoolsBackend(SolverBackend):
             table[S.UNKNOWN_STATUS] = St.INFEASIBLE_OR_UNBOUNDED
         status = map_status(st, table, has_sol)
         message = st.name
+        limited_by_time = bool(fired) or (tl is not None and status is not St.OPTIMAL
+                                          and st in (S.NOT_SOLVED, S.FEASIBLE) and solve_time >= 0.95 * float(tl))
         if fired:
             message += (f"; {self.name} ran past its time limit of {float(tl):g} s and the wall-clock guard "
                         f"asked it to stop after {guard_after(tl):.2f} s")
@@ -226,21 +231,30 @@ class _OrtoolsBackend(SolverBackend):
                     mf.load_duals(model, y)
         return SolveResult(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
                            solver=self.name, version=self.version(), message=message, termination=st.name,
-                           solve_time=solve_time, x=x, duals=y, reduced_costs=rc, info={"build_time": build})
+                           solve_time=solve_time, x=x, duals=y, reduced_costs=rc, info={"build_time": build},
+                           limited_by_time=limited_by_time)
 
 
 # the OR-Tools backends: (name, model-builder solver, parameter format, capabilities, description,
 # common settings -> the solver's own parameter names); one registration each
+# (work limits: GLOP and PDLP solve LPs only, so they honour a node limit trivially; CP-SAT has
+# neither nodes nor simplex iterations and refuses both; SCIP's LP iteration limit is per LP, not
+# a limit of the solve, so only its node limit is declared)
 _BACKENDS = (
-    ("ortools_glop", "glop", "proto", Capabilities(lp=True, milp=False, duals=True, incremental=True),
-     "OR-Tools GLOP (primal/dual simplex, LP only)", {"seed": "random_seed"}),
-    ("ortools_pdlp", "pdlp", "proto", Capabilities(lp=True, milp=False, duals=True),
-     "OR-Tools PDLP (first-order LP, moderate accuracy)", {"threads": "num_threads"}),
+    ("ortools_glop", "glop", "proto", Capabilities(lp=True, milp=False, duals=True, incremental=True,
+                                                   node_limit=True, iteration_limit=True),
+     "OR-Tools GLOP (primal/dual simplex, LP only)",
+     {"seed": "random_seed", "iteration_limit": "max_number_of_iterations"}),
+    ("ortools_pdlp", "pdlp", "proto", Capabilities(lp=True, milp=False, duals=True, node_limit=True,
+                                                   iteration_limit=True),
+     "OR-Tools PDLP (first-order LP, moderate accuracy)",
+     {"threads": "num_threads", "iteration_limit": "termination_criteria.iteration_limit"}),
     ("ortools_cpsat", "sat", "proto", Capabilities(lp=False, milp=True, duals=False, mixed_integer=False),
      "OR-Tools CP-SAT (integer models; coefficients scaled to integers)",
      {"mip_gap": "relative_gap_limit", "threads": "num_workers", "seed": "random_seed"}),
-    ("ortools_scip", "scip", "scip", Capabilities(lp=True, milp=True, duals=False), "SCIP bundled with OR-Tools",
-     {"mip_gap": "limits/gap", "seed": "randomization/randomseedshift"}),
+    ("ortools_scip", "scip", "scip", Capabilities(lp=True, milp=True, duals=False, node_limit=True),
+     "SCIP bundled with OR-Tools",
+     {"mip_gap": "limits/gap", "seed": "randomization/randomseedshift", "node_limit": "limits/nodes"}),
 )
 for _name, _mb, _fmt, _caps, _desc, _settings in _BACKENDS:
     _register(type(f"_Ortools_{_mb}", (_OrtoolsBackend,), {

@@ -14,8 +14,8 @@ import numpy as np
 
 from interpretopt.exceptions import InputError, SolverError
 
-__all__ = ["Capabilities", "SolveSettings", "SolveStatus", "SolveResult", "guard_after", "map_status",
-           "relative_gap", "require", "tell_infeasible_from_unbounded"]
+__all__ = ["Capabilities", "SolveSettings", "SolveStatus", "SolveResult", "WORK_LIMITS", "check_work_limits",
+           "guard_after", "map_status", "relative_gap", "require", "tell_infeasible_from_unbounded"]
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,21 @@ class SolveSettings:
     ----------
     time_limit : float or None, default None
         Wall-clock limit in seconds given to the solver. Translating the model does not
-        count against it. ``None`` means no limit.
+        count against it. ``None`` means no limit. A safety net only: its outcome depends
+        on the machine and its load, so a result that must be reproducible is shaped by a
+        work limit (``node_limit``, ``iteration_limit``); a solve stopped by the time limit
+        says so (:attr:`SolveResult.limited_by_time`).
+    node_limit : int or None, default None
+        Work limit: branch-and-bound nodes of a MILP solve (HiGHS ``mip_max_nodes``, SCIP
+        ``limits/nodes``, CBC ``maxNodes``). A solve stopped by it returns its incumbent as
+        ``feasible`` with the bound and gap, never ``optimal`` unless the optimum was proven
+        first. An LP has no nodes, so every LP solve honours it. A backend that cannot honour
+        it (``Capabilities.node_limit`` false) refuses the settings.
+    iteration_limit : int or None, default None
+        Work limit: simplex (or, for PDLP, first-order) iterations of an LP solve (HiGHS
+        ``simplex_iteration_limit``, GLOP ``max_number_of_iterations``, PDLP
+        ``termination_criteria.iteration_limit``, CBC ``maxIterations``); refused by a backend
+        that cannot honour it (``Capabilities.iteration_limit``).
     mip_gap : float or None, default None
         Relative optimality gap at which a MILP solve may stop (``0.01`` = 1 %).
         ``None`` keeps the solver's default.
@@ -51,6 +65,8 @@ class SolveSettings:
     """
 
     time_limit: float | None = None
+    node_limit: int | None = None
+    iteration_limit: int | None = None
     mip_gap: float | None = None
     threads: int | None = None
     seed: int = 0
@@ -65,6 +81,10 @@ class SolveSettings:
                 raise InputError(
                     f"time_limit must be a positive number of seconds or None, got {self.time_limit!r}"
                 )
+        for key in WORK_LIMITS:
+            value = getattr(self, key)
+            if value is not None and (not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1):
+                raise InputError(f"{key} is a work limit: an integer >= 1 or None, got {value!r}")
         if self.mip_gap is not None:
             if not isinstance(self.mip_gap, numbers.Real) or isinstance(self.mip_gap, bool) or not (
                 0 <= self.mip_gap <= 1
@@ -161,6 +181,11 @@ class Capabilities:
         It returns several solutions of one MILP solve.
     time_limit : bool
         It accepts a time limit and returns its best incumbent when the limit stops it.
+    node_limit, iteration_limit : bool
+        It honours the work limit of the same name of :class:`SolveSettings` (an LP-only
+        backend honours ``node_limit`` trivially: an LP has no branch-and-bound nodes);
+        a backend without it refuses settings that set the limit
+        (:func:`check_work_limits`).
     """
 
     lp: bool
@@ -172,9 +197,11 @@ class Capabilities:
     solution_pool: bool = False
     time_limit: bool = True
     mixed_integer: bool | None = None
+    node_limit: bool = False
+    iteration_limit: bool = False
 
     FIELDS = ("lp", "milp", "mixed_integer", "duals", "incremental", "warm_start", "cutoff", "solution_pool",
-              "time_limit")
+              "time_limit", "node_limit", "iteration_limit")
 
     def __post_init__(self) -> None:
         if self.mixed_integer is None:
@@ -185,6 +212,31 @@ class Capabilities:
     def as_dict(self) -> dict[str, bool]:
         """``{capability: bool}`` in the order of :attr:`FIELDS`."""
         return {k: bool(getattr(self, k)) for k in self.FIELDS}
+
+
+#: the work limits of :class:`SolveSettings`, each also a capability of the same name
+WORK_LIMITS = ("node_limit", "iteration_limit")
+
+
+def check_work_limits(settings: SolveSettings, solver: str, capabilities: Capabilities) -> None:
+    """Refuse settings that set a work limit the backend cannot honour.
+
+    A work limit shapes a result; silently dropping one would give a different answer on
+    another backend or machine, so the solve stops with a :class:`SolverError` naming the
+    limit and the registered backends that honour it.
+    """
+    missing = [k for k in WORK_LIMITS if getattr(settings, k) is not None and not getattr(capabilities, k)]
+    if not missing:
+        return
+    from interpretopt.solvers._base import _PYOMO_WORK_LIMIT_NAMES, SOLVERS
+
+    parts = []
+    for key in missing:
+        able = [n for n in SOLVERS.names() if getattr(SOLVERS.get(n).capabilities, key)]
+        able += [n for n, names in _PYOMO_WORK_LIMIT_NAMES.items() if key in names and n not in able]
+        parts.append(f"{key}={getattr(settings, key)!r} (honoured by {', '.join(able) or 'no registered backend'})")
+    raise SolverError(f"solver {solver!r} cannot honour the work limit {'; '.join(parts)}; use one of those "
+                      f"backends or leave the limit unset")
 
 
 def map_status(code, table: dict, has_solution: bool,
@@ -285,6 +337,9 @@ class SolveResult:
         Column reduced costs ``c - A^T duals``.
     info : dict
         Extra solver statistics (iterations, nodes, build time, ...).
+    limited_by_time : bool
+        A wall-clock limit (the solver's time limit or a backend's own guard) stopped the
+        solve: the answer may differ on another machine or under another load.
     """
 
     status: SolveStatus
@@ -301,6 +356,7 @@ class SolveResult:
     duals: np.ndarray | None = field(default=None, repr=False)
     reduced_costs: np.ndarray | None = field(default=None, repr=False)
     info: dict[str, Any] = field(default_factory=dict, repr=False)
+    limited_by_time: bool = False
 
     @property
     def has_solution(self) -> bool:
@@ -326,4 +382,5 @@ class SolveResult:
             "wall_time": self.wall_time,
             "solve_time": self.solve_time,
             "message": self.message,
+            "limited_by_time": bool(self.limited_by_time),
         }
