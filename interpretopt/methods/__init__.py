@@ -115,7 +115,7 @@ _estimator("PairedRuleList", _C, "crl")
 _A = "interpretopt.methods.abbr"
 _estimator("RuleListSearch", _A, "abbr", "X, scores", L=2, M=3, n_iter=50)
 _estimator("ChecklistSearch", _A, "abbr", "X, scores", K=3, n_iter=50)
-_estimator("GloballyConsistentRuleSearch", _A, "abbr", "X, scores", M=3, n_iter=50, n_seeds=5, time_limit=5.0,
+_estimator("GloballyConsistentRuleSearch", _A, "abbr", "X, scores", M=3, n_iter=50, n_seeds=5, node_limit=200,
            rule_min_support=0.01, k=6)
 _M = "interpretopt.methods.mtrepan"
 _estimator("MTREPANClassifier", _M, "mtrepan", "X, model", max_depth=3, cutoff_variance=1e-3, batch_size=100)

@@ -13,8 +13,9 @@ One run = one repetition (a train/test split) of one configuration on one datase
    * ``checklist`` (``s, K``): :class:`~interpretopt.methods.abbr.ChecklistSearch`;
    * ``baseline`` (``s, M, p, k``): :class:`~interpretopt.methods.abbr.GloballyConsistentRuleSearch`
      (Section 5.2); a run whose MILPs find no rule reports ``abbr_at_s = NaN`` and the counts
-     of MILP statuses, with ``milp_outcome = time_limit`` when any MILP timed out (the paper's
-     "N/A" at p = 0.9); the baseline's list is annealed, so no run of it claims a ``status``;
+     of MILP statuses, with ``milp_outcome = node_limit`` when any MILP stopped at its node limit
+     (the paper's "N/A" at p = 0.9: no rule within the budget), ``time_limit`` when the safety net
+     stopped one; the baseline's list is annealed, so no run of it claims a ``status``;
    * ``random_rules`` (``n_rules, p``): Appendix A; 1000 random rules of up to 5 conditions,
      the one of highest train ABBR and the one of highest train consistency at threshold p;
      their generalization gaps (train minus test consistency, in percent, eq. 13).
@@ -34,7 +35,11 @@ One run = one repetition (a train/test split) of one configuration on one datase
    ``objective``, ``bound`` and ``gap`` are the run's (``certify_pool = filtered``); with
    ``certify_max_rules`` set it sees only that many rules of highest ABBR plus the annealed
    list, and its values are reported as ``restricted_*`` (``certify_pool = restricted``),
-   never as the run's status or bound.
+   never as the run's status or bound. The certifying MILP runs under the config's solver
+   settings, the limits they leave unset from ``CERTIFY_LIMITS`` (a node limit; the time limit
+   is a safety net).
+4. ``limited_by_time``: True when a wall-clock safety net stopped a MILP of the run (the
+   certificate's or a baseline seed's), so that its values may differ on another machine.
 """
 
 from __future__ import annotations
@@ -105,7 +110,31 @@ def _scores(model, X) -> np.ndarray:
     return proba[:, classes.index(1) if 1 in classes else -1]
 
 
+def certify_settings(settings):
+    """The run's solver settings for the certifying MILP: the config's, with the limits it leaves
+    unset taken from :data:`~interpretopt.methods.abbr.CERTIFY_LIMITS` (a node limit that shapes
+    the answer, a time limit that is only a safety net)."""
+    from interpretopt.methods.abbr import CERTIFY_LIMITS
+
+    missing = {k: v for k, v in CERTIFY_LIMITS.items() if getattr(settings, k) is None}
+    return settings.replace(**missing) if missing else settings
+
+
+def _milp_outcome(est, otherwise: str) -> str:
+    """The baseline's seed MILPs in one word: ``time_limit`` (the safety net stopped one),
+    ``node_limit`` (the work limit stopped one), else ``otherwise``."""
+    if est.n_timeouts_:
+        return "time_limit"
+    return "node_limit" if est.n_limited_ else otherwise
+
+
 def run(ctx) -> dict:
+    out = _run(ctx)
+    out.setdefault("limited_by_time", False)
+    return out
+
+
+def _run(ctx) -> dict:
     p = task_params(ctx.params, PARAMETERS)
     mode = p["mode"]
     train, test = ctx.split(test_size=float(p["test_size"]))
@@ -148,8 +177,9 @@ def run(ctx) -> dict:
                                        int(kw.get("max_discrete_values", estimator_default(cls, "max_discrete_values"))))
     if cls is GloballyConsistentRuleSearch:
         kw["solver"] = solver_for(ctx.solver, SOLVER_ROLES)
-        if "time_limit" not in kw and ctx.settings.time_limit is not None:
-            kw["time_limit"] = ctx.settings.time_limit  # the config's limit applies to each MILP
+        for limit in ("node_limit", "time_limit"):  # the config's limits apply to each MILP
+            if limit not in kw and getattr(ctx.settings, limit) is not None:
+                kw[limit] = getattr(ctx.settings, limit)
     est = cls(**kw, random_state=rs)
     s = float(est.s)
     out["label"] = _label(mode, est)
@@ -174,7 +204,7 @@ def run(ctx) -> dict:
         out.update(abbr_at_s=math.nan, optimality_ratio=math.nan, support=math.nan, abbr=math.nan,
                    n_rules=0, message=str(exc))
         # the paper's "N/A": no rule; a statement about the seed MILPs, not a certificate of a result
-        out["milp_outcome"] = "time_limit" if est.n_timeouts_ else "infeasible"
+        out["milp_outcome"] = _milp_outcome(est, "infeasible")
         return out
     out["fit_seconds"] = time.perf_counter() - t1
     ev = est.evaluate(Xte, sc_test)
@@ -199,11 +229,15 @@ def run(ctx) -> dict:
         out.update(_baseline_counts(est))
         # every seed MILP solved (or some timed out); the annealed list itself is not certified,
         # so the run claims no status, bound or gap
-        out["milp_outcome"] = "time_limit" if est.n_timeouts_ else "all_solved"
+        out["milp_outcome"] = _milp_outcome(est, "all_solved")
         out.update(solver_columns(est.solvers_))
     if mode == "rule_list" and p["certify"]:
         mr = p["certify_max_rules"]
-        cert = est.certify(solver_for(ctx.solver, SOLVER_ROLES), ctx.settings, max_rules=None if mr is None else int(mr))
+        cert = est.certify(solver_for(ctx.solver, SOLVER_ROLES), certify_settings(ctx.settings),
+                           max_rules=None if mr is None else int(mr))
+        out["limited_by_time"] = bool(cert["limited_by_time"])
+        if cert.get("nodes") is not None:
+            out["certify_nodes"] = int(cert["nodes"])
         # the solver's status and bound hold over the pool the MILP saw: the filtered pool R~, or
         # (certify_max_rules) a restricted pool, in which case they are reported apart and no
         # status/bound/gap of the run is claimed
@@ -318,7 +352,8 @@ def _split_scores(ctx, model_name: str, bb_rows, search_rows, test):
 
 def _baseline_counts(est) -> dict:
     out = {f"milp_{k}": int(v) for k, v in est.solve_statuses_.items()}
-    out.update(n_seeds=int(est.n_seeds_), n_timeouts=int(est.n_timeouts_), milp_seconds=float(est.solve_seconds_))
+    out.update(n_seeds=int(est.n_seeds_), n_timeouts=int(est.n_timeouts_), n_limited=int(est.n_limited_),
+               milp_seconds=float(est.solve_seconds_), limited_by_time=bool(est.limited_by_time_))
     return out
 
 

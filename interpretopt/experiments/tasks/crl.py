@@ -132,6 +132,15 @@ def _validation_split(n, y, size, seed):
 
 
 def run(ctx) -> dict:
+    """One fold of one learner. Every limit of CRL and its baselines is a work limit (annealing
+    ``n_iter``, CORELS ``corels_max_nodes``, SBRL ``sbrl_n_iter``), none a wall-clock one, so a
+    run is never ``limited_by_time``."""
+    out = _run(ctx)
+    out.setdefault("limited_by_time", False)
+    return out
+
+
+def _run(ctx) -> dict:
     p = task_params(ctx.params, PARAMETERS)
     crl_kw = estimator_params(ctx.params, CompanionRuleList, exclude=SET_BY_TASK)
     p["max_conditions"] = crl_kw.get("max_conditions", estimator_default(CompanionRuleList, "max_conditions"))

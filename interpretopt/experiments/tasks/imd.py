@@ -126,8 +126,9 @@ def make_variant(variant: str, params: dict, seed: int, *, solver: Any = None, s
     """The unfitted diff model of one run: every estimator parameter of ``params`` is passed on by
     name (the estimator's own defaults otherwise); the task sets only the seed and BRCG Diff's
     ``brcg_params`` (from ``brcg``, seeded unless it gives ``random_state``; the run's ``solver``
-    and ``settings`` unless it gives its own; the settings without their time limit, as in the
-    brcg task: BRCG's stages have their own limits)."""
+    and ``settings`` unless it gives its own: the settings' work limits, e.g. the integer master's
+    ``node_limit``, without their time limit, as in the brcg task: BRCG's stages have their own
+    safety nets)."""
     if variant not in _CLASSES:
         raise ValueError(f"unknown IMD variant {variant!r}; valid: {', '.join(VARIANTS)}")
     cls = _CLASSES[variant]
@@ -155,7 +156,29 @@ def _black_boxes(ctx):
 def run(ctx) -> dict:
     modes = {"diff": _run_diff, "perturbation": _run_perturbation, "accuracy": _run_accuracy,
              "importance": _run_importance}
-    return modes[task_params(ctx.params, PARAMETERS)["experiment"]](ctx)
+    out = modes[task_params(ctx.params, PARAMETERS)["experiment"]](ctx)
+    out.setdefault("limited_by_time", False)
+    return out
+
+
+#: BRCG stop reasons that mean a wall-clock limit ended column generation
+_TIME_STOPS = ("time_limit", "pricing_time_limit")
+
+
+def limited_by_time(est) -> bool:
+    """Whether a wall-clock safety net shaped a fitted diff model: the joint and separate
+    surrogate trees have no clock (depth and sample limits only); BRCG Diff's two BRCG
+    classifiers report theirs (``limited_by_time_`` when they carry it, else a stop reason of
+    column generation that names a time limit)."""
+    for m in getattr(est, "models_", None) or ():
+        if m is None:
+            continue
+        flag = getattr(m, "limited_by_time_", None)
+        if flag is None:
+            flag = getattr(m, "stop_reason_", "") in _TIME_STOPS
+        if flag:
+            return True
+    return False
 
 
 def _run_accuracy(ctx) -> dict:
@@ -226,6 +249,7 @@ def _fit_and_score(est, X_tr, y1_tr, y2_tr, X_te, y1_te, y2_te) -> dict:
     fit_seconds = time.perf_counter() - t0
     out: dict[str, Any] = dict(est.metrics(X_te, y1_te, y2_te))
     out["fit_seconds"] = fit_seconds
+    out["limited_by_time"] = limited_by_time(est)
     out["train_diffs"] = float(np.mean(np.asarray(y1_tr) != np.asarray(y2_tr)))
     if getattr(est, "solvers_", None):  # BRCG Diff: the solver of each BRCG role, asked for and run
         from interpretopt.solvers._roles import solver_columns

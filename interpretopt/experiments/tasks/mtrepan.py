@@ -300,6 +300,9 @@ def run(ctx) -> dict:
         "n_eq7_unmet": est.n_eq7_unmet_,
         "n_hit_and_run_nodes": int(st["sampling_methods"].get("hit_and_run", 0)),
         "n_nodes": int(st["n_nodes"]),
+        # sampling and growth are bounded by work (eq. 7's points, depth); only a solver's time
+        # limit, a safety net of the config's settings, can stop a node's LP by the clock
+        "limited_by_time": any(bool(r.get("limited_by_time")) for r in est.solve_results_),
         "eval_seconds": time.perf_counter() - t0,
         "solver": est.solvers_["node"]["solver"] or None,
         **solver_columns(est.solvers_),
