@@ -314,3 +314,48 @@ def test_certify_keeps_the_annealed_list_when_a_cold_solver_stops_without_one(da
     assert cert["bound"] == 1.0 and cert["gap"] == pytest.approx((1.0 - est.abbr_) / est.abbr_)
     covers = est.pool_.cover_matrix(list(cert["rules"]))
     assert A.abbr_at_support(covers, est._train_ranks, 0.15) == pytest.approx(cert["objective"], abs=1e-6)
+
+
+def test_certify_stops_at_its_node_limit_with_its_incumbent_and_bound(data):
+    """A node limit stops the certifying MILP at the stated work: status feasible (not optimal), the
+    annealed list (its MIP start) or better as incumbent, a bound above it; the default limits are
+    a node limit plus a time limit that is only a safety net."""
+    pytest.importorskip("interpretopt.solvers")
+    from interpretopt.methods.abbr import CERTIFY_LIMITS
+    from interpretopt.solvers import SolveSettings
+
+    X, _, model = data
+    est = RuleListSearch(s=0.15, L=3, M=3, n_iter=100, n_trees=10, random_state=1).fit(X, model)
+    full = est.certify()
+    assert full["status"] == "optimal" and full["nodes"] > 1 and not full["limited_by_time"]
+    cut = est.certify(settings=SolveSettings(node_limit=1))
+    assert cut["status"] == "feasible" and cut["nodes"] == 1 and not cut["limited_by_time"]
+    assert cut["objective"] >= est.abbr_ - 1e-9 and cut["bound"] > full["objective"]
+    again = est.certify(settings=SolveSettings(node_limit=1))  # the same work, the same answer
+    assert {k: v for k, v in again.items() if k != "wall_time"} == {k: v for k, v in cut.items() if k != "wall_time"}
+    assert CERTIFY_LIMITS["node_limit"] >= 1000 and CERTIFY_LIMITS["time_limit"] >= 600
+
+
+def test_abbr_baseline_hands_its_node_limit_to_every_milp_and_counts_work_stops_apart(monkeypatch):
+    import interpretopt.solvers as solvers
+    from interpretopt.methods.abbr import GloballyConsistentRuleSearch
+    from interpretopt.solvers import SolveStatus
+
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.normal(size=(150, 2)), rng.integers(0, 3, size=150)]).astype(float)
+    proba = 1 / (1 + np.exp(-2 * X[:, 0]))
+    seen, real = [], solvers.solve
+
+    def spy(model, solver="highs", settings=None, **kw):
+        seen.append(settings)
+        res = real(model, solver, settings, **kw)
+        if res.has_solution:  # as if the node limit had stopped it: an incumbent, no proof
+            res.status = SolveStatus.FEASIBLE
+        return res
+
+    monkeypatch.setattr(solvers, "solve", spy)
+    est = GloballyConsistentRuleSearch(p=0.5, k=2, n_seeds=4, n_iter=10, n_thresholds=3, node_limit=7,
+                                       rule_min_support=0.05, random_state=0).fit(X, proba)
+    assert seen and all(s.node_limit == 7 and s.time_limit == 120.0 for s in seen)
+    assert est.n_limited_ == est.solve_statuses_["feasible"] >= 1
+    assert est.n_timeouts_ == 0 and not est.limited_by_time_

@@ -253,3 +253,30 @@ def test_brcg_diff_is_limited_by_work_and_its_time_limits_are_safety_nets(name, 
             assert value["max_iter"] == 100
             assert float(value["time_limit"]) >= 600 and float(value["mip_time_limit"]) >= 600
     assert found
+
+
+def test_brcg_diff_gets_the_runs_settings_and_reports_a_time_stop():
+    """BRCG Diff's solves run under the run's settings (the integer master's node limit), unless its
+    ``brcg`` parameters give their own; a BRCG fit that a wall-clock limit stopped makes the run
+    ``limited_by_time``, a fit stopped by its work limits does not."""
+    from types import SimpleNamespace
+
+    from interpretopt.experiments.tasks.imd import limited_by_time, make_variant
+    from interpretopt.solvers import SolveSettings
+
+    settings = SolveSettings(node_limit=5, time_limit=600)
+    est = make_variant("brcg_diff", {"brcg": {"max_iter": 3}}, 0, settings)
+    assert est.brcg_params["settings"] is settings and est.brcg_params["max_iter"] == 3
+    own = SolveSettings(node_limit=9)
+    assert make_variant("brcg_diff", {"brcg": {"settings": own}}, 0, settings).brcg_params["settings"] is own
+    assert "settings" not in make_variant("brcg_diff", {}, 0).brcg_params
+
+    def fitted(*reasons):
+        return SimpleNamespace(models_=[None if r is None else SimpleNamespace(stop_reason_=r) for r in reasons])
+
+    assert not limited_by_time(fitted("iteration_limit", "heuristic_pricing_exhausted"))
+    assert not limited_by_time(fitted(None, "proven_optimal"))
+    assert limited_by_time(fitted("iteration_limit", "time_limit"))
+    assert limited_by_time(fitted("pricing_time_limit", None))
+    flagged = SimpleNamespace(models_=[SimpleNamespace(stop_reason_="iteration_limit", limited_by_time_=True)])
+    assert limited_by_time(flagged) and not limited_by_time(make_variant("imd", {}, 0))
