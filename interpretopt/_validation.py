@@ -739,7 +739,8 @@ _CAPABILITY_WORDS = {"lp": "LPs", "milp": "MILPs", "mixed_integer": "MILPs with 
                      "duals": "LP duals",
                      "incremental": "an incremental model (columns added in place, warm re-solves)",
                      "warm_start": "MIP starts", "cutoff": "an objective cutoff", "solution_pool": "a solution pool",
-                     "time_limit": "a time limit"}
+                     "time_limit": "a time limit", "node_limit": "a node limit (work)",
+                     "iteration_limit": "an iteration limit (work)"}
 
 
 def solver_capabilities(name: str) -> dict | None:
