@@ -128,7 +128,7 @@ SOLVER_ROLES = {
 KEEP_DEFAULT = "best"
 #: default limits of :meth:`RuleListSearch.certify`: the node limit shapes the answer, the time
 #: limit (seconds) is a safety net only
-CERTIFY_LIMITS = {"node_limit": 2000, "time_limit": 600.0}
+CERTIFY_LIMITS = {"node_limit": 1000, "time_limit": 600.0}
 #: feature subsampling of the Phase 1 forest (see :class:`RuleListSearch`)
 MAX_FEATURES_DEFAULT = 1.0 / 3.0
 
@@ -583,7 +583,9 @@ class RuleListSearch(_ABBRBase):
 
         ``settings`` default to :data:`CERTIFY_LIMITS`: a node limit shapes the answer (the same
         on any machine; a solve it stops is ``feasible``, with its bound), and a wall-clock time
-        limit is only a safety net, reported as ``limited_by_time``.
+        limit is only a safety net, reported as ``limited_by_time``. A backend that cannot honour
+        a node limit (``Capabilities.node_limit``, e.g. glpk) refuses these defaults; give it
+        ``settings`` without one, knowing that its answer then depends on the machine.
 
         Returns a dict: ``status`` (the solver's), ``objective``, ``bound``, ``gap`` (from the
         solver; the bound is a proof only over the pool named by ``pool``), ``pool``,
