@@ -128,8 +128,7 @@ class SolverBackend:
         t0 = time.perf_counter()
         result = self._solve(model, settings, duals)
         result.wall_time = time.perf_counter() - t0
-        if result.status is SolveStatus.TIME_LIMIT:
-            result.limited_by_time = True
+        _note_time_stop(result, settings)
         _note_overrun(result, settings)
         return result
 
@@ -159,6 +158,18 @@ def _as_settings(settings) -> SolveSettings:
         except TypeError as exc:
             raise InputError(f"invalid solver settings {settings!r}: {exc}") from None
     raise InputError(f"settings must be a SolveSettings or a dict, got {type(settings).__name__}")
+
+
+def _note_time_stop(result: SolveResult, settings: SolveSettings) -> None:
+    """``limited_by_time`` for a solve the time limit stopped, also where the backend does not say
+    why it stopped (e.g. glpk through Pyomo): not optimal, and as long as the limit."""
+    if result.status is SolveStatus.TIME_LIMIT:
+        result.limited_by_time = True
+    tl = settings.time_limit
+    spent = result.solve_time if result.solve_time is not None else result.wall_time
+    stopped = result.status in (SolveStatus.FEASIBLE, SolveStatus.LIMIT, SolveStatus.UNKNOWN)
+    if tl is not None and stopped and spent >= 0.95 * tl:
+        result.limited_by_time = True
 
 
 def _note_overrun(result: SolveResult, settings: SolveSettings) -> None:
