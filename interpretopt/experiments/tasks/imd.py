@@ -14,7 +14,9 @@
     number = eq. 5, ...; the estimators' defaults otherwise). Every name is checked when the
     config loads.
     Returns ``diffs, precision, recall, f1, n_rules, n_predicates`` (and, for the surrogate
-    methods, ``fidelity1, fidelity2, n_or_nodes, n_shared, height``), ``fit_seconds``.
+    methods, ``fidelity1, fidelity2, n_or_nodes, n_shared, height``), ``fit_seconds`` and
+    ``limited_by_time`` (a BRCG fit of BRCG Diff stopped by a wall-clock safety net; the
+    surrogate trees have none).
 
 ``"accuracy"``, Appendix B Table 6
     The run's one model (``ctx.models``, config ``models``) trained on the 70/30 split of

@@ -45,7 +45,8 @@ SHA-1 prefix of its weights, :meth:`~interpretopt.blackbox.MTREPANNetwork.finger
 ``circle(r=...)``; with the two shares above it tells a table which target a row translated), ``n_queries``, ``fit_seconds``,
 ``lp_seconds``, ``sampling_seconds`` (drawing points, without the target's time),
 ``oracle_seconds``, ``n_lp_solves``, ``n_lp_optimal``, ``n_eq7_unmet``,
-``n_hit_and_run_nodes``, ``eval_seconds``. No ``status`` column: the tree is a greedy
+``n_hit_and_run_nodes``, ``eval_seconds``, ``limited_by_time`` (a node LP stopped by the
+settings' time limit, a safety net: its split may differ on another machine). No ``status`` column: the tree is a greedy
 construction, not a certified optimum.
 
 Parameters (``params``): the task's own (:data:`PARAMETERS`: ``variant`` (``mtrepan``;
