@@ -764,6 +764,7 @@ def solve_lp(lp, solver: str = "highs", settings: SolveSettings | None = None, *
         t0 = time.perf_counter()
         res = backend.solve_program(lp, settings, duals=duals)
         res.wall_time = time.perf_counter() - t0
+        _note_time_stop(res, settings)
         _note_overrun(res, settings)
         return res
     model = lp.to_pyomo()

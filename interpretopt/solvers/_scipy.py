@@ -80,6 +80,8 @@ def _options(settings, mip: bool) -> dict:
     gap = ours.get("mip_gap", settings.mip_gap)
     if mip and gap is not None:
         opts["mip_rel_gap"] = float(gap)
+    if mip and settings.node_limit is not None:  # an LP has no nodes: the limit holds trivially
+        opts["node_limit"] = int(settings.node_limit)
     opts.setdefault("disp", bool(settings.verbose))
     return opts
 
@@ -100,7 +102,10 @@ def _run(lp, c, settings, mip: bool):
 
 def _status(res, has_x: bool, settings) -> SolveStatus:
     St = SolveStatus
-    limit = (St.FEASIBLE, St.TIME_LIMIT if settings.time_limit is not None else St.LIMIT)
+    # scipy says "iteration or time limit reached" without saying which: a time limit alone is named as
+    # such; with a node limit too, the stop is a LIMIT and limited_by_time is read from the time spent
+    timed = settings.time_limit is not None and settings.node_limit is None
+    limit = (St.FEASIBLE, St.TIME_LIMIT if timed else St.LIMIT)
     table = {0: St.OPTIMAL, 1: limit, 2: St.INFEASIBLE, 3: St.UNBOUNDED, 4: (St.FEASIBLE, St.ERROR)}
     status = map_status(int(res.status), table, has_x)
     if not has_x and "unbounded or infeasible" in str(res.message).lower():
@@ -156,7 +161,7 @@ class _ScipyBackend(SolverBackend):
     """``scipy.optimize.linprog`` / ``milp`` on the matrix form."""
 
     name = "scipy"
-    capabilities = Capabilities(lp=True, milp=True, duals=True, mixed_integer=True)
+    capabilities = Capabilities(lp=True, milp=True, duals=True, mixed_integer=True, node_limit=True)
     description = "scipy.optimize linprog (LP, duals) / milp (MILP): HiGHS inside scipy, no extra install"
     solves_arrays = True
 

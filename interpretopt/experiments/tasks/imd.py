@@ -129,8 +129,7 @@ def make_variant(variant: str, params: dict, seed: int, *, solver: Any = None, s
     name (the estimator's own defaults otherwise); the task sets only the seed and BRCG Diff's
     ``brcg_params`` (from ``brcg``, seeded unless it gives ``random_state``; the run's ``solver``
     and ``settings`` unless it gives its own: the settings' work limits, e.g. the integer master's
-    ``node_limit``, without their time limit, as in the brcg task: BRCG's stages have their own
-    safety nets)."""
+    ``node_limit``, and their time limit as a safety net that marks the run ``limited_by_time``)."""
     if variant not in _CLASSES:
         raise ValueError(f"unknown IMD variant {variant!r}; valid: {', '.join(VARIANTS)}")
     cls = _CLASSES[variant]
@@ -143,7 +142,7 @@ def make_variant(variant: str, params: dict, seed: int, *, solver: Any = None, s
         if solver is not None:
             brcg.setdefault("solver", solver)
         if settings is not None:
-            brcg.setdefault("settings", settings.replace(time_limit=None))
+            brcg.setdefault("settings", settings)
         kwargs["brcg_params"] = brcg
     return cls(**kwargs)
 

@@ -265,10 +265,10 @@ def test_brcg_diff_gets_the_runs_settings_and_reports_a_time_stop():
     from interpretopt.solvers import SolveSettings
 
     settings = SolveSettings(node_limit=5, time_limit=600)
-    est = make_variant("brcg_diff", {"brcg": {"max_iter": 3}}, 0, settings)
+    est = make_variant("brcg_diff", {"brcg": {"max_iter": 3}}, 0, settings=settings)
     assert est.brcg_params["settings"] is settings and est.brcg_params["max_iter"] == 3
     own = SolveSettings(node_limit=9)
-    assert make_variant("brcg_diff", {"brcg": {"settings": own}}, 0, settings).brcg_params["settings"] is own
+    assert make_variant("brcg_diff", {"brcg": {"settings": own}}, 0, settings=settings).brcg_params["settings"] is own
     assert "settings" not in make_variant("brcg_diff", {}, 0).brcg_params
 
     def fitted(*reasons):
