@@ -36,15 +36,21 @@ empty; only the latter certifies optimality. The pycorels ``n_iter`` that the CR
 Algorithm 3 tunes (100k-300k) is this budget.
 
 Coverage is bit-packed in ``uint64`` words; the children of a node are evaluated for all
-antecedents at once. The reference package (GPL) is not a dependency; ``benchmarks/bench_crl.py``
+antecedents at once, and their permutation-map keys (the sorted antecedent indices, as bytes) are
+built for all of them at once. The search runs with Python's cyclic garbage collector paused: its
+full passes over the millions of live trie nodes were most of the CPU time of a large search
+(compas, ``curious``, 10^6 nodes: over 4 CPU minutes with it, 6 s without); nodes are freed by
+reference counting as they leave the trie (a deleted subtree's links are cut), so memory does
+not depend on the collector. The reference package (GPL) is not a dependency; ``benchmarks/bench_crl.py``
 compares with it when it is installed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import heapq
-import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -148,12 +154,13 @@ def _equivalent_minority(packed: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 class _Node:
-    __slots__ = ("parent", "rid", "depth", "lb", "obj", "eq", "children", "done", "deleted", "ncap")
+    """A prefix in the trie; ``children`` stays None until the node is expanded."""
 
-    def __init__(self, parent, rid, depth, lb, obj, eq, ncap):
-        self.parent, self.rid, self.depth = parent, rid, depth
-        self.lb, self.obj, self.eq, self.ncap = lb, obj, eq, ncap
-        self.children: dict = {}
+    __slots__ = ("parent", "rid", "depth", "lb", "eq", "children", "done", "deleted")
+
+    def __init__(self, parent, rid, depth, lb, eq):
+        self.parent, self.rid, self.depth, self.lb, self.eq = parent, rid, depth, lb, eq
+        self.children = None
         self.done = False
         self.deleted = False
 
@@ -164,6 +171,229 @@ class _Node:
             out.append(node.rid)
             node = node.parent
         return tuple(reversed(out))
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """Pause Python's cyclic garbage collector (restored on exit): see the module docstring."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class _Search:
+    """One CORELS search: the reference's cache trie, queue, permutation map and incumbent.
+
+    Queue entries are ``(priority, insertion counter, node)``; the permutation map sends the
+    sorted antecedent indices of a prefix (bytes) to ``(b, prefix in order as bytes)`` of the
+    best prefix of that set seen so far.
+    """
+
+    def __init__(self, P, y, lam, policy, max_length, equivalent_points):
+        self.P, self.y, self.lam, self.policy = P, y, lam, policy
+        self.n = n = len(y)
+        self.L = np.inf if max_length is None else max_length
+        self.zeros = pack_bool(y == 0)
+        n0 = int(_count(self.zeros))
+        self.E = _equivalent_minority(P, y) if equivalent_points and P.shape[0] else None
+        self.threshold = lam * n
+        self.everything = pack_bool(np.ones(n, dtype=bool))
+        self.key_dtype = np.uint16 if P.shape[0] < 2**16 else np.uint32
+        eq0 = float(_count(self.E)) / n if self.E is not None else 0.0
+        # root: the empty prefix, default label only (ties to 1, as the reference)
+        self.root = _Node(None, -1, 0, eq0, eq0)
+        self.n_nodes, self.n_expanded = 1, 0
+        self.min_obj = min(n0, n - n0) / n
+        self.best_prefix: tuple[int, ...] = ()
+        self.queue: list = [(0.0, 0, self.root)]  # alone in the queue: its priority is never compared
+        self.counter = 1
+        self.pmap: dict = {}
+
+    # ---- the trie's bookkeeping (the reference's CacheTree)
+    def delete_subtree(self, node: _Node) -> None:
+        if node.done:
+            for ch in list((node.children or {}).values()):
+                self.delete_subtree(ch)
+            node.children = None  # cut the links: reference counting frees the subtree
+            self.n_nodes -= 1
+        else:
+            node.deleted = True  # a queued leaf: counted until it is popped
+
+    def prune_up(self, node: _Node) -> None:
+        while not node.children:
+            self.n_nodes -= 1
+            parent = node.parent
+            if parent is None:
+                break
+            del parent.children[node.rid]
+            node = parent
+
+    def garbage_collect(self) -> None:
+        """After ``R*`` improved: delete every subtree whose ``b + c >= R*``."""
+        stack = [self.root]
+        m, lam = self.min_obj, self.lam
+        while stack:
+            node = stack.pop()
+            if not node.children:
+                continue
+            for rid, ch in list(node.children.items()):
+                if ch.lb + lam >= m:
+                    del node.children[rid]
+                    self.delete_subtree(ch)
+                else:
+                    stack.append(ch)
+
+    def find(self, prefix) -> _Node | None:
+        node = self.root
+        for r in prefix:
+            node = node.children.get(r) if node.children else None
+            if node is None:
+                return None
+        return node
+
+    # ---- the search (the reference's bbound loop)
+    def select(self) -> _Node | None:
+        """Pop the next live prefix (the reference's Queue::select); dead ones leave the count."""
+        queue, lam = self.queue, self.lam
+        while queue:
+            cand = heapq.heappop(queue)[2]
+            if cand.deleted or cand.lb + lam >= self.min_obj:
+                self.n_nodes -= 1
+                parent = cand.parent
+                if not cand.deleted and parent is not None and parent.children.get(cand.rid) is cand:
+                    del parent.children[cand.rid]
+                continue
+            return cand
+        return None
+
+    def expand(self, node: _Node) -> None:
+        """Evaluate the children of ``node`` for all antecedents at once (evaluate_children)."""
+        self.n_expanded += 1
+        prefix = node.prefix()
+        P = self.P
+        captured = np.zeros(P.shape[1], dtype=np.uint64)
+        for a in prefix:
+            captured |= P[a]
+        not_cap = self.everything & ~captured
+        new = P & not_cap
+        cap = _count(new)
+        c0 = _count(new & self.zeros)
+        c1 = cap - c0
+        correct = np.where(c0 <= c1, c1, c0)  # the captured majority, ties to label 1
+        ok = (cap >= self.threshold) & (correct >= self.threshold)
+        if prefix:
+            ok[list(prefix)] = False
+        cand = np.flatnonzero(ok)
+        improved = self._bound_children(node, prefix, not_cap, new, cap, c0, correct, cand) if cand.size else False
+        if not node.children:
+            self.prune_up(node)
+        else:
+            node.done = True
+        if improved:
+            self.garbage_collect()
+
+    def _bound_children(self, node, prefix, not_cap, new, cap, c0, correct, cand) -> bool:
+        """Bounds and objectives of the children (Theorem 1, Theorem 20, Lemma 2); updates ``R*``
+        as the reference does, children in antecedent order; returns whether ``R*`` improved."""
+        n, lam = self.n, self.lam
+        lb = node.lb - node.eq + (cap[cand] - correct[cand]) / n + lam
+        rest = int(_count(not_cap))
+        rest0 = int(_count(not_cap & self.zeros))
+        nn = rest - cap[cand]
+        d0 = rest0 - c0[cand]
+        obj = lb + np.minimum(d0, nn - d0) / n  # ties to 1: errors = d0 when d0 <= d1
+        # the running R* each child sees (children are evaluated in antecedent order)
+        before = np.minimum.accumulate(np.concatenate([[self.min_obj], obj]))
+        seen, after = before[:-1], before[1:]
+        alive = lb < seen
+        upd = np.flatnonzero(alive & (obj < seen))
+        if upd.size:
+            self.min_obj = float(after[-1])
+            self.best_prefix = prefix + (int(cand[int(upd[-1])]),)
+        if self.E is not None:
+            eq = (int(_count(self.E & not_cap)) - _count(self.E & new[cand])) / n
+        else:
+            eq = np.zeros(cand.size)
+        lb_eq = lb + eq
+        push = np.flatnonzero(alive & (lb_eq + lam < after))
+        if node.depth + 1 < self.L and push.size:
+            self._push_children(node, prefix, cand[push], lb_eq[push], obj[push], eq[push], n - nn[push])
+        return bool(upd.size)
+
+    def _priorities(self, length, b_arr, o_arr, e_arr, c_arr) -> list:
+        """The queue orders of the reference's policies for a batch of children."""
+        if self.policy == "curious":  # the prefix's own bound per captured sample (CacheTree::construct_node)
+            return ((b_arr - e_arr) * self.n / np.maximum(c_arr, 1)).tolist()
+        if self.policy == "lower_bound":
+            return b_arr.tolist()
+        if self.policy == "objective":
+            return o_arr.tolist()
+        return [length if self.policy == "bfs" else -length] * b_arr.size
+
+    def _push_children(self, node, prefix, a_arr, b_arr, o_arr, e_arr, c_arr) -> None:
+        """Insert the children that pass the permutation bound (Corollary 16) and queue them."""
+        length, plen = node.depth + 1, len(prefix)
+        mat = np.empty((a_arr.size, plen + 1), dtype=self.key_dtype)
+        mat[:, :plen] = prefix
+        mat[:, plen] = a_arr
+        in_order = mat.tobytes()
+        mat.sort(axis=1)
+        keys = mat.tobytes()
+        w = (plen + 1) * mat.itemsize
+        pr_list = self._priorities(length, b_arr, o_arr, e_arr, c_arr)
+        children = node.children = {} if node.children is None else node.children
+        n_before = len(children)
+        pmap, queue, counter, kd = self.pmap, self.queue, self.counter, self.key_dtype
+        for i, (a, b, e, pr) in enumerate(zip(a_arr.tolist(), b_arr.tolist(), e_arr.tolist(), pr_list)):
+            key = keys[i * w:(i + 1) * w]
+            prev = pmap.get(key)
+            if prev is not None:
+                if not b < prev[0]:
+                    continue
+                old = self.find(np.frombuffer(prev[1], dtype=kd).tolist())
+                if old is not None:
+                    del old.parent.children[old.rid]
+                    self.delete_subtree(old)
+            pmap[key] = (b, in_order[i * w:(i + 1) * w])
+            child = _Node(node, a, length, b, e)
+            children[a] = child
+            heapq.heappush(queue, (pr, counter, child))
+            counter += 1
+        self.counter = counter
+        self.n_nodes += len(children) - n_before
+
+    def live_bound(self) -> float:
+        return min([self.min_obj] + [nd.lb + self.lam for _, _, nd in self.queue if not nd.deleted])
+
+    def result(self, status: str, max_nodes: int) -> CorelsResult:
+        bound = self.min_obj if status == "optimal" else self.live_bound()
+        objective, labels, default = rule_list_objective(self.P, self.y, self.best_prefix, self.lam)
+        return CorelsResult(self.best_prefix, labels, default, objective, status, float(bound),
+                            float(max(objective - bound, 0.0)), int(self.n_nodes), int(self.n_expanded),
+                            int(max_nodes))
+
+    def run(self, max_nodes: int, max_exp, snaps: list) -> CorelsResult:
+        """Expand until the node budget, the expansion cap or the queue runs out."""
+        snapshots: dict = {}
+        while True:
+            while snaps and self.n_nodes >= snaps[0]:
+                snapshots[snaps.pop(0)] = self.result("feasible" if self.queue else "optimal", max_nodes)
+            if not (self.n_nodes < max_nodes and self.n_expanded < max_exp and self.queue):
+                break
+            node = self.select()
+            if node is None:
+                break
+            self.expand(node)
+        lam, m = self.lam, self.min_obj
+        open_left = any(not nd.deleted and nd.lb + lam < m for _, _, nd in self.queue)
+        out = self.result("feasible" if open_left else "optimal", max_nodes)
+        for s in snaps:  # budgets never reached: the run would have ended the same way
+            snapshots[s] = out
+        return replace(out, snapshots=snapshots)
 
 
 def corels(
@@ -192,10 +422,8 @@ def corels(
     max_expansions : optional cap on the number of nodes expanded (the reference has none). The
         trie count can stay below ``max_nodes`` indefinitely: when each expanded node's children
         are pruned at once (``lam = 0`` with ``"dfs"``, say), nodes leave the trie as fast as they
-        enter it. The reference then runs on in C++; here one expansion costs milliseconds and the
-        permutation map grows with every push (compas, ``lam = 0``, ``"dfs"``, 100k nodes: more
-        than 35 CPU minutes and 11 GB on one fold). A search stopped by this cap is
-        ``"feasible"`` with its bound, as one stopped by ``max_nodes``.
+        enter it, while the permutation map grows with every push. A search stopped by this cap
+        is ``"feasible"`` with its bound, as one stopped by ``max_nodes``.
     equivalent_points : use the equivalent-points bound.
     snapshot_nodes : smaller budgets whose results to record on the way (Algorithm 3's grid of
         ``N`` in one run).
@@ -208,7 +436,6 @@ def corels(
     check_int("max_nodes", max_nodes, 1, None)
     if max_expansions is not None:
         check_int("max_expansions", max_expansions, 1, None)
-    max_exp = np.inf if max_expansions is None else max_expansions
     if max_length is not None:
         check_int("max_length", max_length, 0, None)
     if policy not in POLICIES:
@@ -216,197 +443,6 @@ def corels(
     if P.ndim != 2 or P.shape[1] * 64 < len(y):
         raise InputError(f"packed must be (J, ceil(n/64)) uint64 words for n={len(y)}, got shape {P.shape}")
     snaps = sorted({int(s) for s in snapshot_nodes if int(s) < max_nodes})
-    n = len(y)
-    J = P.shape[0]
-    L = np.inf if max_length is None else max_length
-    zeros = pack_bool(y == 0)
-    n0 = int(_count(zeros))
-    E = _equivalent_minority(P, y) if equivalent_points and J else None
-    threshold = lam * n
-    everything = pack_bool(np.ones(n, dtype=bool))
-
-    counter = itertools.count()
-
-    def priority(node: _Node):
-        k = next(counter)
-        if policy == "bfs":
-            return (node.depth, k)
-        if policy == "dfs":
-            return (-node.depth, k)
-        if policy == "lower_bound":
-            return (node.lb, k)
-        if policy == "objective":
-            return (node.obj, k)
-        return ((node.lb - node.eq) * n / max(node.ncap, 1), k)  # curious
-
-    # root: the empty prefix, default label only (ties to 1, as the reference)
-    eq0 = float(_count(E)) / n if E is not None else 0.0
-    root = _Node(None, -1, 0, eq0, min(n0, n - n0) / n, eq0, 0)
-    state = {"n_nodes": 1, "min_obj": root.obj, "best": root, "best_prefix": (), "n_expanded": 0}
-    queue: list = [(priority(root), root)]
-    pmap: dict = {}
-
-    def delete_subtree(node: _Node) -> None:
-        if node.done:
-            for ch in list(node.children.values()):
-                delete_subtree(ch)
-            state["n_nodes"] -= 1
-        else:
-            node.deleted = True  # a queued leaf: counted until it is popped
-
-    def prune_up(node: _Node) -> None:
-        while not node.children:
-            if node.parent is not None:
-                del node.parent.children[node.rid]
-                state["n_nodes"] -= 1
-                node = node.parent
-            else:
-                state["n_nodes"] -= 1
-                break
-
-    def garbage_collect() -> None:
-        stack = [root]
-        m = state["min_obj"]
-        while stack:
-            node = stack.pop()
-            for rid, ch in list(node.children.items()):
-                if ch.lb + lam >= m:
-                    del node.children[rid]
-                    delete_subtree(ch)
-                else:
-                    stack.append(ch)
-
-    def find(prefix) -> _Node | None:
-        node = root
-        for r in prefix:
-            node = node.children.get(r)
-            if node is None:
-                return None
-        return node
-
-    def result(status: str) -> CorelsResult:
-        obj = state["min_obj"]
-        if status == "optimal":
-            bound = obj
-        else:
-            live = [nd.lb + lam for _, nd in queue if not nd.deleted]
-            bound = min([obj] + live)
-        objective, labels, default = rule_list_objective(P, y, state["best_prefix"], lam)
-        return CorelsResult(state["best_prefix"], labels, default, objective, status, float(bound),
-                            float(max(objective - bound, 0.0)), int(state["n_nodes"]), int(state["n_expanded"]),
-                            int(max_nodes))
-
-    snapshots: dict = {}
-    while True:
-        while snaps and state["n_nodes"] >= snaps[0]:
-            snapshots[snaps.pop(0)] = result("feasible" if queue else "optimal")
-        if not (state["n_nodes"] < max_nodes and state["n_expanded"] < max_exp and queue):
-            break
-        # ---- select (the reference's Queue::select)
-        node = None
-        while queue:
-            _, cand = heapq.heappop(queue)
-            if cand.deleted or cand.lb + lam >= state["min_obj"]:
-                state["n_nodes"] -= 1
-                if not cand.deleted and cand.parent is not None and cand.parent.children.get(cand.rid) is cand:
-                    del cand.parent.children[cand.rid]
-                continue
-            node = cand
-            break
-        if node is None:
-            break
-        state["n_expanded"] += 1
-        prefix = node.prefix()
-        captured = np.zeros(P.shape[1], dtype=np.uint64)
-        for a in prefix:
-            captured |= P[a]
-        not_cap = everything & ~captured
-        # ---- evaluate_children, vectorized over the antecedents
-        new = P & not_cap
-        cap = _count(new)
-        c0 = _count(new & zeros)
-        c1 = cap - c0
-        pred = (c0 <= c1).astype(np.int64)
-        correct = np.where(pred == 1, c1, c0)
-        ok = (cap >= threshold) & (correct >= threshold)
-        if prefix:
-            ok[list(prefix)] = False
-        cand_idx = np.flatnonzero(ok)
-        length = node.depth + 1
-        improved = False
-        n_before = len(node.children)
-        if cand_idx.size:
-            lb = node.lb - node.eq + (cap[cand_idx] - correct[cand_idx]) / n + lam
-            rest = int(_count(not_cap))
-            rest0 = int(_count(not_cap & zeros))
-            nn = rest - cap[cand_idx]
-            d0 = rest0 - c0[cand_idx]
-            d1 = nn - d0
-            obj = lb + np.minimum(d0, d1) / n  # ties to 1: errors = d0 when d0 <= d1
-            # the running R* each child sees (children are evaluated in antecedent order)
-            before = np.minimum.accumulate(np.concatenate([[state["min_obj"]], obj]))
-            seen, after = before[:-1], before[1:]
-            alive = lb < seen
-            upd = np.flatnonzero(alive & (obj < seen))
-            if upd.size:
-                j = int(upd[-1])
-                state["min_obj"] = float(after[-1])
-                state["best_prefix"] = prefix + (int(cand_idx[j]),)
-                improved = True
-            if E is not None:
-                e_rest = int(_count(E & not_cap))
-                eq = (e_rest - _count(E & new[cand_idx])) / n
-            else:
-                eq = np.zeros(cand_idx.size)
-            lb_eq = lb + eq
-            push = np.flatnonzero(alive & (lb_eq + lam < after))
-            if length < L and push.size:
-                pset = prefix
-                plen = len(pset)
-                sorted_p = tuple(sorted(pset))
-                a_list = cand_idx[push].tolist()
-                b_list = lb_eq[push].tolist()
-                o_list = obj[push].tolist()
-                e_list = np.asarray(eq, dtype=float)[push].tolist()
-                c_list = (n - nn[push]).tolist()
-                if policy == "curious":
-                    pr_list = [(b - e) * n / max(c, 1) for b, e, c in zip(b_list, e_list, c_list)]
-                elif policy == "lower_bound":
-                    pr_list = b_list
-                elif policy == "objective":
-                    pr_list = o_list
-                else:
-                    pr_list = [length if policy == "bfs" else -length] * len(a_list)
-                children = node.children
-                for a, b, o, e, c, pr in zip(a_list, b_list, o_list, e_list, c_list, pr_list):
-                    if plen == 0:
-                        key = (a,)
-                    elif plen == 1:
-                        key = (sorted_p[0], a) if sorted_p[0] < a else (a, sorted_p[0])
-                    else:
-                        key = tuple(sorted(sorted_p + (a,)))
-                    prev = pmap.get(key)
-                    if prev is not None:
-                        if not b < prev[0]:
-                            continue
-                        old = find(prev[1])
-                        if old is not None:
-                            del old.parent.children[old.rid]
-                            delete_subtree(old)
-                    pmap[key] = (b, pset + (a,))
-                    child = _Node(node, a, length, b, o, e, c)
-                    children[a] = child
-                    heapq.heappush(queue, ((pr, next(counter)), child))
-                state["n_nodes"] += len(children) - n_before
-        if not node.children:
-            prune_up(node)
-        else:
-            node.done = True
-        if improved:
-            garbage_collect()
-    status = "feasible" if (queue and any(not nd.deleted and nd.lb + lam < state["min_obj"] for _, nd in queue)) \
-        else "optimal"
-    out = result(status)
-    for s in snaps:  # budgets never reached: the run would have ended the same way
-        snapshots[s] = out
-    return CorelsResult(**{**out.__dict__, "snapshots": snapshots})
+    search = _Search(P, y, lam, policy, max_length, equivalent_points)
+    with _collector_paused():
+        return search.run(max_nodes, np.inf if max_expansions is None else max_expansions, snaps)

@@ -91,8 +91,8 @@ def test_regression_corels_curious_priority_is_the_references():
 
     from interpretopt.heuristics import corels as mod
 
-    src = inspect.getsource(mod.corels)
-    assert "(b - e) * n / max(c, 1)" in src and "(node.lb - node.eq) * n / max(node.ncap, 1)" in src
+    src = inspect.getsource(mod._Search._priorities)
+    assert "(b_arr - e_arr) * self.n / np.maximum(c_arr, 1)" in src
     P, y = _big_pool(3)
     a = corels(P, y, lam=0.005, policy="curious", max_nodes=10**6)
     b = corels(P, y, lam=0.005, policy="lower_bound", max_nodes=10**6)
@@ -118,3 +118,44 @@ def test_corels_certified_optimum_equals_the_reference_package(seed):
         pool = mine_rules(np.column_stack([X, 1 - X]), y, min_support=0.05, max_card=1, scope="all")
         ours = corels(pool.packed, y, lam=0.01, max_nodes=10**6, policy=policy)
         assert ours.status == "optimal" and ours.objective == pytest.approx(ref_obj, abs=1e-9)
+
+
+#: (prefix, labels, default, objective, status, n_nodes, n_expanded) on ``_big_pool(4)`` with
+#: lam = 0.005 and 3000 nodes, from the search before its data structures were bit-packed and its
+#: steps named; the same search must return the same lists and the same node counts.
+_FIXED = {
+    "curious": ((3, 0, 13, 12, 27, 28, 2), (1, 1, 0, 0, 0, 1, 0), 1, 0.227, "optimal", 174, 8416),
+    "lower_bound": ((0, 3), (1, 1), 0, 0.238, "feasible", 3000, 271),
+    "objective": ((3, 0, 8, 29, 14, 2), (1, 1, 0, 0, 1, 0), 1, 0.23, "feasible", 3001, 577),
+    "bfs": ((0, 3), (1, 1), 0, 0.238, "feasible", 3004, 937),
+    "dfs": ((0, 3, 13, 12, 27, 28, 2), (1, 1, 0, 0, 0, 1, 0), 1, 0.227, "optimal", 8, 12918),
+}
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_regression_corels_fixed_instance_lists_and_counts(policy):
+    P, y = _big_pool(4)
+    r = corels(P, y, lam=0.005, policy=policy, max_nodes=3000)
+    prefix, labels, default, objective, status, n_nodes, n_expanded = _FIXED[policy]
+    assert (r.prefix, r.labels, r.default, r.status, r.n_nodes, r.n_expanded) == (prefix, labels, default, status,
+                                                                                  n_nodes, n_expanded)
+    assert r.objective == pytest.approx(objective, abs=1e-12)
+    # the optimum over the pool: every certified policy agrees with the others' best
+    best = min(v[3] for v in _FIXED.values())
+    assert r.objective >= best - 1e-12 and (r.status != "optimal" or r.objective == pytest.approx(best))
+
+
+def test_corels_restores_the_garbage_collector():
+    """The search pauses Python's cyclic collector and restores its state."""
+    import gc
+
+    P, y = _big_pool(0)
+    assert gc.isenabled()
+    corels(P, y, lam=0.01, max_nodes=500)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        corels(P, y, lam=0.01, max_nodes=500)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
