@@ -41,8 +41,8 @@ built for all of them at once. The search runs with Python's cyclic garbage coll
 full passes over the millions of live trie nodes were most of the CPU time of a large search
 (compas, ``curious``, 10^6 nodes: over 4 CPU minutes with it, 6 s without); nodes are freed by
 reference counting as they leave the trie (a deleted subtree's links are cut), so memory does
-not depend on the collector. The reference package (GPL) is not a dependency; ``benchmarks/bench_crl.py``
-compares with it when it is installed.
+not depend on the collector. The reference package (GPL) is not a dependency; ``benchmarks/bench_corels.py`` (CPU and
+memory) and ``benchmarks/bench_crl.py`` compare with it when it is installed.
 """
 
 from __future__ import annotations
