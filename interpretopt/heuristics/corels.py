@@ -366,6 +366,18 @@ class _Search:
         self.counter = counter
         self.n_nodes += len(children) - n_before
 
+    def release(self) -> None:
+        """Cut the trie's parent/child cycles so that reference counting frees it at once (the
+        collector, resumed with a million young nodes, would otherwise traverse them all)."""
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if node.children:
+                stack.extend(node.children.values())
+            node.children = node.parent = None
+        self.queue = []
+        self.pmap = {}
+
     def live_bound(self) -> float:
         return min([self.min_obj] + [nd.lb + self.lam for _, _, nd in self.queue if not nd.deleted])
 
@@ -445,4 +457,6 @@ def corels(
     snaps = sorted({int(s) for s in snapshot_nodes if int(s) < max_nodes})
     search = _Search(P, y, lam, policy, max_length, equivalent_points)
     with _collector_paused():
-        return search.run(max_nodes, np.inf if max_expansions is None else max_expansions, snaps)
+        out = search.run(max_nodes, np.inf if max_expansions is None else max_expansions, snaps)
+        search.release()
+    return out
