@@ -9,6 +9,8 @@ Layout of an output directory::
     <out>/abbr-cache/scores-<key>.npz  black-box scores of the ABBR task (arrays, verified)
     <out>/results.parquet              every row, consolidated (read with pandas)
     <out>/experiment.json              name, config path and hash, for the record
+    <out>/code.json                    code manifests of the rows' code_fingerprint (experiments.fingerprint)
+    <out>/rows.parquet                 recorded rows (experiments.record): finished runs, as runs/ are
 
 Nothing in an output directory is code: rows, claims and caches are JSON or ``.npz`` arrays
 read without pickle, and each cache file carries a SHA-256 of its key and contents (a file
@@ -33,7 +35,9 @@ method, method_variant, dataset, dataset_name, models, model1, model2, pair_tag,
 params, smoke, scale, solver, status, objective, bound, gap, run_status, error, traceback,
 warnings, blackbox_fingerprint, wall_time, cpu_time, started_at, finished_at, host``, the provenance
 ``python_version, platform, git_commit`` (the commit of the checkout the package was run
-from, with ``-dirty`` when tracked files had changes; empty for an installed package) and
+from, with ``-dirty`` when tracked files had changes; empty for an installed package),
+``code_fingerprint`` (a hash of the source the run's task depends on: see
+:mod:`interpretopt.experiments.fingerprint`) and
 ``version_<package>`` for interpretopt (the project's version), numpy, scikit-learn, pandas,
 pyomo, highspy and ortools; then one column per
 parameter and one per metric. ``status`` is the solver status the task reports;
@@ -82,7 +86,7 @@ RESERVED_COLUMNS = (
     "models", "model1", "model2", "pair_tag", "rep", "seed", "params", "smoke", "scale",
     "solver", "status", "objective", "bound", "gap",
     "run_status", "error", "traceback", "warnings", "blackbox_fingerprint", "wall_time", "cpu_time", "started_at", "finished_at", "host",
-    "python_version", "platform", "git_commit",
+    "python_version", "platform", "git_commit", "code_fingerprint",
 ) + tuple(f"version_{p.replace('-', '_')}" for p in VERSION_PACKAGES)
 
 
@@ -204,17 +208,24 @@ class ResultStore:
             return None
         return row
 
+    def recorded(self) -> list[dict]:
+        """The rows of the record kept in this directory (``rows.parquet``, see
+        :mod:`interpretopt.experiments.record`): finished runs, as the row files are; a row file wins."""
+        from interpretopt.experiments.record import record_rows
+
+        return record_rows(self.out_dir)
+
     def status_of(self, key: str) -> str | None:
         """``"ok"``, ``"failed"`` or None (never run, or its row file is unreadable: run again)."""
         path = self.runs_dir / f"{key}.json"
         if not path.is_file():
-            return None
+            return next((r.get("run_status") for r in self.recorded() if r.get("run_key") == key), None)
         row = self._read_row(path)
         return None if row is None else row.get("run_status")
 
     def statuses(self) -> dict[str, str]:
         """run key -> run status of every readable stored row (an unreadable row is run again)."""
-        out = {}
+        out = {r["run_key"]: r.get("run_status") for r in self.recorded()}
         if not self.runs_dir.is_dir():
             return out
         for p in self.runs_dir.glob("*.json"):
@@ -230,15 +241,15 @@ class ResultStore:
         return [p for p in sorted(self.runs_dir.glob("*.json")) if self._read_row(p) is None]
 
     def rows(self) -> list[dict]:
-        """Every readable row (see :meth:`unreadable` for the others)."""
+        """Every readable row (see :meth:`unreadable` for the others), recorded rows included."""
         out = []
-        if not self.runs_dir.is_dir():
-            return out
-        for p in sorted(self.runs_dir.glob("*.json")):
-            row = self._read_row(p)
-            if row is not None:
-                out.append(row)
-        return out
+        if self.runs_dir.is_dir():
+            for p in sorted(self.runs_dir.glob("*.json")):
+                row = self._read_row(p)
+                if row is not None:
+                    out.append(row)
+        have = {r["run_key"] for r in out}
+        return [r for r in self.recorded() if r.get("run_key") not in have] + out
 
     def load(self, *, config_hash: str | None = None, ok_only: bool = False) -> pd.DataFrame:
         """All stored rows as a DataFrame (one row per run), optionally of one config hash."""

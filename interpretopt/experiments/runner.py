@@ -643,7 +643,7 @@ def stored_results(config: ExperimentConfig, out_dir: str | os.PathLike | None =
         if src_dir.resolve() != out.resolve():
             dirs.append(src_dir)
     frames = [read_results(d, config_hash=config.config_hash, ok_only=ok_only) for d in dirs
-              if (d / "runs").is_dir() or (d / "results.parquet").is_file()]
+              if (d / "runs").is_dir() or (d / "results.parquet").is_file() or (d / "rows.parquet").is_file()]
     frames = [f for f in frames if len(f)]
     if not frames:
         return _planned_rows(config, read_results(out, config_hash=config.config_hash, ok_only=ok_only))
@@ -1106,6 +1106,7 @@ class _Execution:
         self.all_runs: list[RunSpec] = []
         self.pending: list[RunSpec] = []
         self.report = RunReport(out, 0, 0, 0, 0, 0.0)
+        self.code: dict[str, str] = {}  # method -> code fingerprint stamped on its rows
         self._lock = threading.Lock()
 
     def prepare(self) -> None:
@@ -1122,6 +1123,10 @@ class _Execution:
         if self.force and self.store.runs_dir.is_dir():  # the row files as they were: a new one is another's
             self.seen = {p.stem: self._stamp(p) for p in self.store.runs_dir.glob("*.json")}
         self.pending = [r for r in all_runs if done.get(r.key) not in self.skip]
+        if self.pending:  # the code fingerprint of each method's runs (see experiments.fingerprint)
+            from interpretopt.experiments.fingerprint import record_code
+
+            self.code = record_code(self.config, self.out)
         self.report.n_runs = len(all_runs)
         self.report.n_skipped = len(all_runs) - len(self.pending)
 
@@ -1157,6 +1162,7 @@ class _Execution:
         return mine
 
     def record(self, row: dict, artifacts: dict) -> None:
+        row["code_fingerprint"] = self.code.get(row["method"])
         _writing(f"the row of run {row['run_name']}", self.store.write, row, artifacts)
         self.claims.release(row["run_key"])
         if row["run_status"] == "ok":

@@ -1,0 +1,272 @@
+"""Code fingerprints: which source a run's result depends on, and whether it has changed since.
+
+A run's result is a function of its config and of the code its task executes. The code is
+named by the task's *import closure* within the package: the task's module and the
+experiment runner (seeds, splits, black boxes, the row), then every ``interpretopt`` module
+that one of them imports, at any depth (imports inside functions included, since the
+package imports its heavy parts lazily), found statically with :mod:`ast` -- nothing is
+imported. A package's ``__init__`` belongs to the closure when a module imports the package
+by name (``from interpretopt.methods import METHODS``), not merely because a submodule of it
+is imported: a package initialiser that re-exports names does not shape a result. Modules
+reached only through ``importlib.import_module(name)`` with a computed name (the task and
+method registries) are not followed: each run names its own task module as a root.
+
+The config contributes its *runs part*: the parsed YAML without ``tables``, ``plots`` and
+``description`` (which shape the report, not the runs), so that editing a caption or a
+published reference value does not make runs stale.
+
+:func:`code_manifest` returns ``{file: hash}`` over the closure and the config (hashes are
+the first 12 hex digits of SHA-256 of the file's bytes); :func:`manifest_fingerprint` hashes
+a manifest into the 16-hex-digit ``code_fingerprint`` stored in every run row. Manifests are
+kept per output directory in ``code.json`` (:func:`write_manifests`), so that a later reader
+can name the files that changed (:func:`changed_files`). The modules that only describe
+rows (this one and :mod:`interpretopt.experiments.record`) are never part of a closure.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "MANIFEST_FILE",
+    "PACKAGE",
+    "RUNNER_MODULE",
+    "module_index",
+    "module_imports",
+    "import_closure",
+    "task_module",
+    "config_runs_hash",
+    "code_manifest",
+    "manifest_fingerprint",
+    "method_fingerprints",
+    "read_manifests",
+    "write_manifests",
+    "changed_files",
+]
+
+PACKAGE = "interpretopt"
+RUNNER_MODULE = "interpretopt.experiments.runner"
+MANIFEST_FILE = "code.json"
+#: modules that describe rows and never shape one (not part of any closure)
+NOT_SHAPING = frozenset({"interpretopt.experiments.fingerprint", "interpretopt.experiments.record"})
+#: config keys that shape the report, not the runs
+REPORT_KEYS = ("tables", "plots", "description")
+_HASH_DIGITS = 12
+
+
+def package_root() -> Path:
+    """The directory of the ``interpretopt`` package being run."""
+    return Path(__file__).resolve().parents[1]
+
+
+@lru_cache(maxsize=4)
+def module_index(root: str | None = None) -> dict[str, Path]:
+    """Module name -> source file of every module of the package (``pkg.__init__`` as ``pkg``)."""
+    base = Path(root) if root is not None else package_root()
+    out: dict[str, Path] = {}
+    for path in sorted(base.rglob("*.py")):
+        rel = path.relative_to(base.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def _resolve_from(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    """The absolute module named by ``from <node.module> import ...`` (relative imports resolved)."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    base = base if is_package else base[:-1]
+    base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def module_imports(name: str, index: dict[str, Path] | None = None) -> set[str]:
+    """The package modules that module ``name`` imports (anywhere in its body), statically."""
+    index = module_index() if index is None else index
+    path = index.get(name)
+    if path is None:
+        return set()
+    return {m for m in _imports_in(name, str(path), path.stat().st_mtime_ns) if m in index}
+
+
+@lru_cache(maxsize=1024)
+def _imports_in(name: str, path_text: str, mtime_ns: int) -> frozenset[str]:
+    """Every absolute module name an import statement of the file names (cached per file version)."""
+    path = Path(path_text)
+    tree = ast.parse(path.read_bytes(), filename=path_text)
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve_from(name, is_package, node)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)  # submodules imported by name
+    return frozenset(found)
+
+
+def import_closure(roots: list[str], index: dict[str, Path] | None = None) -> list[str]:
+    """Every package module reachable from ``roots`` by :func:`module_imports`, sorted."""
+    index = module_index() if index is None else index
+    seen: set[str] = set()
+    todo = [r for r in roots if r in index]
+    while todo:
+        m = todo.pop()
+        if m in seen or m in NOT_SHAPING:
+            continue
+        seen.add(m)
+        todo.extend(module_imports(m, index) - seen)
+    return sorted(seen)
+
+
+def task_module(method: str) -> str | None:
+    """The module defining the task of ``method`` (a registered task or ``module:function``), or None."""
+    from interpretopt.experiments.tasks import get_task
+
+    try:
+        return getattr(get_task(method), "__module__", None)
+    except Exception:  # an unknown task: the run fails and says so; its code is the runner's
+        return None
+
+
+def _file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:_HASH_DIGITS]
+
+
+def config_runs_hash(path: str | os.PathLike) -> str:
+    """Hash of a config file's runs part: its parsed YAML without :data:`REPORT_KEYS`."""
+    import yaml
+
+    data = yaml.safe_load(Path(path).read_text())
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k not in REPORT_KEYS}
+    text = json.dumps(data, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:_HASH_DIGITS]
+
+
+def _config_label(path: str | os.PathLike) -> str:
+    """``config:<paper>/<table>.yaml`` for a shipped config, else ``config:<file name>``."""
+    from interpretopt.experiments.config import configs_root
+
+    p = Path(path).resolve()
+    try:
+        return "config:" + p.relative_to(Path(configs_root()).resolve()).as_posix()
+    except ValueError:
+        return "config:" + p.name
+
+
+def _external_module_file(name: str) -> Path | None:
+    """The source file of a task module outside the package (``module:function`` tasks)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    origin = getattr(spec, "origin", None) if spec is not None else None
+    return Path(origin) if origin and origin.endswith(".py") else None
+
+
+def code_manifest(method: str, config_path: str | os.PathLike | None = None) -> dict[str, str]:
+    """``{file: hash}`` of the code a run of ``method`` depends on, and of the config's runs part.
+
+    Files of the package are named relative to the package's parent (``interpretopt/...``); a
+    task module outside the package by ``module:<name>``; the config by ``config:<path>``.
+    """
+    index = module_index()
+    roots = [RUNNER_MODULE]
+    mod = task_module(method)
+    manifest: dict[str, str] = {}
+    if mod is not None and mod in index:
+        roots.append(mod)
+    elif mod is not None:
+        ext = _external_module_file(mod)
+        if ext is not None:
+            manifest[f"module:{mod}"] = _file_hash(ext)
+            roots += sorted(_external_imports(ext, index))
+    base = package_root().parent
+    for m in import_closure(roots, index):
+        manifest[index[m].relative_to(base).as_posix()] = _file_hash(index[m])
+    if config_path is not None and Path(config_path).is_file():
+        manifest[_config_label(config_path)] = config_runs_hash(config_path)
+    return dict(sorted(manifest.items()))
+
+
+def _external_imports(path: Path, index: dict[str, Path]) -> set[str]:
+    tree = ast.parse(path.read_bytes(), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    return {m for m in found if m in index}
+
+
+def manifest_fingerprint(manifest: dict[str, str]) -> str:
+    """The ``code_fingerprint`` of a manifest: 16 hex digits of SHA-256 over its sorted items."""
+    text = "\n".join(f"{k} {v}" for k, v in sorted(manifest.items()))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def method_fingerprints(config: Any) -> dict[str, tuple[str, dict[str, str]]]:
+    """``method -> (fingerprint, manifest)`` for every method of an experiment config."""
+    path = getattr(config, "path", None)
+    path = path if path and path != "<string>" else None
+    out = {}
+    for m in dict.fromkeys(spec.method for spec in config.methods):
+        manifest = code_manifest(m, path)
+        out[m] = (manifest_fingerprint(manifest), manifest)
+    return out
+
+
+def read_manifests(out_dir: str | os.PathLike) -> dict[str, dict]:
+    """``fingerprint -> {"method", "commit", "files"}`` stored in ``<out_dir>/code.json`` ({} if none)."""
+    path = Path(out_dir) / MANIFEST_FILE
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_manifests(out_dir: str | os.PathLike, fingerprints: dict[str, tuple[str, dict[str, str]]],
+                    commit: str | None = None) -> Path:
+    """Add the manifests of ``fingerprints`` (from :func:`method_fingerprints`) to ``<out_dir>/code.json``."""
+    from interpretopt.experiments.results import atomic_write_text
+
+    data = read_manifests(out_dir)
+    for method, (fp, manifest) in fingerprints.items():
+        entry = data.get(fp) or {"method": method, "commit": commit, "files": manifest}
+        data[fp] = entry
+    path = Path(out_dir) / MANIFEST_FILE
+    atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return path
+
+
+def changed_files(old: dict[str, str], new: dict[str, str]) -> list[str]:
+    """The files whose hash differs between two manifests (added, removed or edited), sorted."""
+    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+
+
+def record_code(config: Any, out_dir: str | os.PathLike) -> dict[str, str]:
+    """``method -> code fingerprint`` of ``config``'s methods, their manifests added to ``<out_dir>/code.json``
+    (with the commit of the checkout, when there is one): the runner stamps every row it writes."""
+    from interpretopt.experiments.results import git_commit
+
+    fps = method_fingerprints(config)
+    write_manifests(out_dir, fps, commit=git_commit())
+    return {m: fp for m, (fp, _) in fps.items()}
