@@ -173,12 +173,7 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
     p.add_argument("--min-compared-share", default=None, metavar="X",
                    help="exit 1 when the share of compared cells among cells with data is below X, or below "
                         "the share recorded in a report file given as X=@PATH")
-    p.add_argument("--record", default=None, metavar="PATH",
-                   help="with --all: also write the report into the record file PATH (docs/reproduction.md) as "
-                        "its section for this scale, keeping the other scales' sections")
-    p.add_argument("--no-run", action="store_true",
-                   help="run nothing: make the tables, cells.csv and REPORT.md from the results already stored "
-                        "in --out (each table says how many of its planned runs are stored)")
+    _add_record_options(p)
     _add_run_options(p)
     p.set_defaults(func=cmd_reproduce)
 
@@ -186,6 +181,26 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
         p = subparsers.add_parser("list", help="list configs")
         p.add_argument("what", choices=["configs"])
         p.set_defaults(func=cmd_list)
+
+
+def _add_record_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--record", nargs="?", const="", default=None, metavar="DIR",
+                   help="with --all: run into the record folder DIR (default records/<scale>), resuming from the "
+                        "rows committed there, then record every table's rows in it (rows.parquet), its "
+                        "REPORT.md and cells.csv, and regenerate docs/reproduction.md")
+    p.add_argument("--allow-stale", action="store_true",
+                   help="with --record: record tables whose runs were made by other code than today's (their "
+                        "sections say so) instead of refusing")
+    p.add_argument("--rerun-stale", action="store_true",
+                   help="with --all: first forget the stored runs made by other code than today's, so that they "
+                        "run again")
+    p.add_argument("--check-values", default=None, metavar="DIR",
+                   help="with --all: exit 1 when a published cell's value differs from the record in DIR "
+                        "(records/smoke) beyond float rounding (relative 1e-9), printing the cells that moved")
+    p.add_argument("--no-run", action="store_true",
+                   help="run nothing: make the tables, cells.csv and REPORT.md from the results already stored "
+                        "in --out (each table says how many of its planned runs are stored); on a record "
+                        "folder (records/<scale>) this regenerates its report and docs/reproduction.md")
 
 
 def _load(args):
@@ -391,12 +406,15 @@ def cmd_reproduce(args) -> int:
     if args.datasets is not None and args.all:
         raise ConfigError("reproduce", ["--datasets applies to one table (PAPER/TABLE); --all reproduces "
                                         "every dataset"])
-    if args.record and not args.all:
-        raise ConfigError("reproduce", ["--record writes the report of --all; give --all"])
+    for flag in ("record", "check_values", "rerun_stale", "allow_stale"):
+        if getattr(args, flag) not in (None, False) and not args.all:
+            raise ConfigError("reproduce", [f"--{flag.replace('_', '-')} writes or checks the report of --all; "
+                                            "give --all"])
     if args.all:
-        out = Path(args.out) if args.out else Path("results") / f"reproduction-{scale}"
+        out = _reproduce_out(args, scale)
         command = ("interpretopt reproduce --all --scale " + scale + "".join(f" --paper {p}" for p in args.paper or [])
                    + (" --no-run" if args.no_run else ""))
+        _before_reproduce(args, scale, out)
 
         def progress(rec):
             ok = "ok" if not rec.error else f"problem: {rec.error[:120]}"
@@ -410,10 +428,11 @@ def cmd_reproduce(args) -> int:
                                   run=not args.no_run)
         cells = R.concat_cells(records)
         _print_cell_summary(cells)
+        _after_reproduce(args, scale, out, records)
         print(f"(report: {out / 'REPORT.md'}; cells: {out / 'cells.csv'})")
-        if args.record:
-            print(f"(record: {R.write_record(out / 'REPORT.md', args.record, scale=scale, papers=args.paper)})")
         failed = any(r.n_failed or r.error for r in records)
+        if args.check_values is not None and _moved(cells, args.check_values, args.paper):
+            return 1
     else:
         path = resolve_config_path(args.config)
         config = _load(args)
@@ -445,6 +464,78 @@ def cmd_reproduce(args) -> int:
                   file=sys.stderr)
             return 1
     return 1 if failed else 0
+
+
+def _reproduce_out(args, scale: str) -> Path:
+    """The folder of ``reproduce --all``: ``--record``'s (default ``records/<scale>``), else ``--out``."""
+    from interpretopt.experiments.record import default_record_dir
+
+    if args.record is None:
+        return Path(args.out) if args.out else Path("results") / f"reproduction-{scale}"
+    if args.record.endswith(".md"):
+        raise InterpretoptError(f"--record takes the record folder (records/{scale}), not a file ({args.record}); "
+                                "docs/reproduction.md is generated from the records")
+    out = Path(args.record) if args.record else default_record_dir(scale)
+    if args.out and Path(args.out).resolve() != out.resolve():
+        raise InterpretoptError(f"--record runs into the record folder itself ({out}); give --out {out} or no --out")
+    return out
+
+
+def _before_reproduce(args, scale: str, out: Path) -> None:
+    """The checks and preparations of ``reproduce --all`` before anything runs: a record's scale, runs to
+    report for ``--no-run``, stale runs to forget for ``--rerun-stale``."""
+    from interpretopt.experiments import record as rec
+
+    on_record = args.record is not None or rec.is_record(out)
+    if on_record:
+        rec.check_record_scale(out, scale)
+        if args.no_run and args.paper:
+            raise InterpretoptError(f"{out} is a record: its report covers every paper; drop --paper")
+    if args.no_run or args.rerun_stale:
+        tables = rec.planned_tables(out, scale, args.paper, freshness=args.rerun_stale)
+        if args.no_run:
+            rec.check_stored_runs(tables, out, scale)
+        if args.rerun_stale:
+            print(f"(forgot {rec.drop_stale_runs(tables)} runs made by other code than today's)")
+
+
+def _after_reproduce(args, scale: str, out: Path, records) -> None:
+    """``--record``: record the rows; on a record folder, make its report from the rows alone and
+    regenerate docs/reproduction.md."""
+    from interpretopt.experiments import record as rec
+    from interpretopt.experiments import report as R
+
+    if args.record is None and not rec.is_record(out):
+        return
+    if args.record is not None:
+        n = rec.write_record_rows(records, out, scale, allow_stale=args.allow_stale)
+        print(f"(recorded {n} rows under {out})")
+    if args.record is not None or args.paper:
+        records = R.reproduce_all(scale, out, run=False, command=rec.regenerate_command(scale, out), progress=False)
+    rec.finish_record_report(records, out, scale)
+    docs = rec.write_docs(out)
+    if docs is not None:
+        print(f"(record report: {out / 'REPORT.md'}; {docs} regenerated)")
+
+
+def _moved(cells, record_dir: str, papers) -> bool:
+    """``--check-values``: print the cells whose value moved against the record; True when some did."""
+    from interpretopt.experiments import record as rec
+
+    moved = rec.moved_cells_against(cells, record_dir, papers=papers)
+    if not len(moved):
+        print(f"values: every published cell as in {record_dir} (relative tolerance {rec.VALUE_REL_TOL:g}, "
+              f"absolute {rec.VALUE_ABS_TOL:g})")
+        return False
+    print(f"error: {len(moved)} published cell(s) moved against {record_dir} (beyond relative "
+          f"{rec.VALUE_REL_TOL:g} / absolute {rec.VALUE_ABS_TOL:g}):", file=sys.stderr)
+    from interpretopt.cli import _print_table
+
+    _print_table([{k: ("" if v != v else v) for k, v in r.items()} for r in moved.to_dict("records")],
+                 ["paper", "table", "row", "column", "committed", "now", "what"])
+    print(f"a deliberate change: regenerate the record (`interpretopt reproduce --all --scale smoke --record "
+          f"{record_dir} --force`) and commit it with the change", file=sys.stderr)
+    return True
 
 
 def _shipped_costs() -> Path:

@@ -90,29 +90,43 @@ def _resolve_from(module: str, is_package: bool, node: ast.ImportFrom) -> str:
 
 
 def module_imports(name: str, index: dict[str, Path] | None = None) -> set[str]:
-    """The package modules that module ``name`` imports (anywhere in its body), statically."""
+    """The package modules that module ``name`` imports (anywhere in its body), statically.
+
+    ``import a.b`` names ``a.b``; ``from a import x, y`` names ``a.x`` and ``a.y`` where those are
+    modules, and the package ``a`` itself when some imported name is not a module of it (a name
+    its ``__init__`` defines).
+    """
     index = module_index() if index is None else index
     path = index.get(name)
     if path is None:
         return set()
-    return {m for m in _imports_in(name, str(path), path.stat().st_mtime_ns) if m in index}
+    return _named_modules(_imports_in(name, str(path), path.stat().st_mtime_ns), index)
+
+
+def _named_modules(imports: tuple[tuple[str, tuple[str, ...]], ...], index: dict[str, Path]) -> set[str]:
+    found: set[str] = set()
+    for module, names in imports:
+        subs = [f"{module}.{n}" for n in names if f"{module}.{n}" in index]
+        found.update(subs)
+        if not names or len(subs) < len(names):
+            found.add(module)
+    return {m for m in found if m in index}
 
 
 @lru_cache(maxsize=1024)
-def _imports_in(name: str, path_text: str, mtime_ns: int) -> frozenset[str]:
-    """Every absolute module name an import statement of the file names (cached per file version)."""
+def _imports_in(name: str, path_text: str, mtime_ns: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``(module, imported names)`` of every import statement of a file (names empty for ``import m``),
+    relative imports resolved; cached per file version."""
     path = Path(path_text)
     tree = ast.parse(path.read_bytes(), filename=path_text)
     is_package = path.name == "__init__.py"
-    found: set[str] = set()
+    found: list[tuple[str, tuple[str, ...]]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            found += [(alias.name, ()) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = _resolve_from(name, is_package, node)
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)  # submodules imported by name
-    return frozenset(found)
+            found.append((_resolve_from(name, is_package, node), tuple(a.name for a in node.names)))
+    return tuple(found)
 
 
 def import_closure(roots: list[str], index: dict[str, Path] | None = None) -> list[str]:
@@ -203,15 +217,9 @@ def code_manifest(method: str, config_path: str | os.PathLike | None = None) -> 
 
 
 def _external_imports(path: Path, index: dict[str, Path]) -> set[str]:
-    tree = ast.parse(path.read_bytes(), filename=str(path))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            found.add(node.module)
-            found.update(f"{node.module}.{a.name}" for a in node.names)
-    return {m for m in found if m in index}
+    """The package modules a module outside the package imports (absolute imports only)."""
+    imports = _imports_in(path.stem, str(path), path.stat().st_mtime_ns)
+    return _named_modules(tuple((m, n) for m, n in imports if m and not m.startswith(".")), index)
 
 
 def manifest_fingerprint(manifest: dict[str, str]) -> str:
@@ -270,3 +278,68 @@ def record_code(config: Any, out_dir: str | os.PathLike) -> dict[str, str]:
     fps = method_fingerprints(config)
     write_manifests(out_dir, fps, commit=git_commit())
     return {m: fp for m, (fp, _) in fps.items()}
+
+
+def runs_freshness(rows: Any, manifests: dict[str, dict], today: dict[str, dict[str, str]]) -> list[dict]:
+    """The stale groups of ``rows`` (a DataFrame of run rows): one entry per code fingerprint whose
+    code differs from today's, ``{"fingerprint", "method", "n_runs", "commits", "changed"}``.
+
+    ``manifests`` are the stored ones (:func:`read_manifests`); ``today`` maps each method to its
+    manifest now (:func:`code_manifest`). Rows without a fingerprint (made before fingerprints were
+    recorded) or whose manifest is lost are stale with ``changed == ["(unknown: no code manifest)"]``.
+    """
+    if rows is None or not len(rows) or "method" not in rows.columns:
+        return []
+    fps = rows["code_fingerprint"] if "code_fingerprint" in rows.columns else [None] * len(rows)
+    commits = rows["git_commit"] if "git_commit" in rows.columns else [None] * len(rows)
+    groups: dict[tuple, dict] = {}
+    for method, fp, commit in zip(rows["method"], fps, commits):
+        fp = fp if isinstance(fp, str) and fp else None
+        g = groups.setdefault((str(method), fp), {"fingerprint": fp, "method": str(method), "n_runs": 0,
+                                                   "commits": set()})
+        g["n_runs"] += 1
+        if isinstance(commit, str) and commit:
+            g["commits"].add(commit)
+    out = []
+    for (method, fp), g in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
+        now = today.get(method)
+        stored = manifests.get(fp, {}).get("files") if fp else None
+        if stored is None:
+            changed = ["(unknown: no code manifest)"]
+        elif now is not None and manifest_fingerprint(now) == fp:
+            continue
+        else:
+            changed = changed_files(stored, now or {})
+        out.append({**g, "commits": sorted(c[:12] + ("-dirty" if c.endswith("-dirty") else "")
+                                           for c in g["commits"]), "changed": changed})
+    return out
+
+
+def freshness_note(stale: list[dict], n_rows: int) -> str:
+    """One Markdown paragraph naming the stale runs of a table, their commits and the changed files
+    ("" when nothing is stale)."""
+    if not stale:
+        return ""
+    parts = []
+    for g in stale:
+        at = f" at commit {', '.join(g['commits'])}" if g["commits"] else ""
+        files = g["changed"]
+        shown = ", ".join(f"`{f}`" for f in files[:8]) + (f" and {len(files) - 8} more" if len(files) > 8 else "")
+        parts.append(f"{g['n_runs']} {g['method']} runs{at}, by code that differs from today's in {shown}")
+    n = sum(g["n_runs"] for g in stale)
+    return (f"**Stale: {n} of {n_rows} runs were made by other code than today's** ({'; '.join(parts)}). "
+            "Their numbers are not what today's code gives; rerun the table to refresh them.")
+
+
+def table_freshness(config: Any, out_dir: str | os.PathLike, rows: Any) -> str:
+    """:func:`freshness_note` for the rows of one table config stored under ``out_dir`` (for a config
+    with ``runs_from``, its manifests are read beside the runs, in the source config's directory)."""
+    from interpretopt.experiments.runner import runs_source
+
+    if rows is None or not len(rows):
+        return ""
+    src, src_dir = runs_source(config, out_dir)
+    manifests = {**read_manifests(src_dir), **read_manifests(out_dir)}
+    today = {m: code_manifest(m, src.path if src.path != "<string>" else None)
+             for m in dict.fromkeys(str(x) for x in rows["method"])}
+    return freshness_note(runs_freshness(rows, manifests, today), len(rows))

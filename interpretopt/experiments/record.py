@@ -30,11 +30,29 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from interpretopt.exceptions import InterpretoptError
+
 __all__ = [
     "RECORD_FILE",
     "ROWS_FILE",
     "RECORD_ARTIFACTS",
+    "VALUE_REL_TOL",
+    "VALUE_ABS_TOL",
     "record_rows",
+    "default_record_dir",
+    "is_record",
+    "check_record_scale",
+    "check_stored_runs",
+    "stale_tables",
+    "write_record_rows",
+    "drop_stale_runs",
+    "planned_tables",
+    "finish_record_report",
+    "regenerate_command",
+    "moved_cells",
+    "moved_cells_against",
+    "render_docs",
+    "write_docs",
 ]
 
 RECORD_FILE = "RECORD.json"
@@ -95,3 +113,488 @@ def _encode_rows(rows: list[dict]) -> Any:
             data[c] = [None if v is None else json.dumps(v, sort_keys=True) for v in vals]
     table = pa.table(data)
     return table.replace_schema_metadata({_JSON_COLUMNS_KEY: json.dumps(json_cols).encode()})
+
+
+# ----------------------------------------------------------------------------- the record folder
+
+
+def default_record_dir(scale: str) -> Path:
+    """``records/<scale>`` in the working directory (the repository's record when run from a checkout)."""
+    return Path("records") / scale
+
+
+def is_record(out_dir: str | os.PathLike) -> bool:
+    """True when ``out_dir`` is the folder of a record (it holds ``RECORD.json``)."""
+    return (Path(out_dir) / RECORD_FILE).is_file()
+
+
+def regenerate_command(scale: str, out_dir: str | os.PathLike) -> str:
+    """The one command that makes a record's report and cells from its rows alone (a folder
+    ``.../records/<name>`` is named ``records/<name>``, as from the checkout's root)."""
+    out = Path(out_dir)
+    name = f"records/{out.resolve().name}" if out.resolve().parent.name == "records" else out.as_posix()
+    return f"interpretopt reproduce --all --scale {scale} --no-run --out {name}"
+
+
+def _recorded_scales(out_dir: Path) -> set[str]:
+    """The scales a folder's rows or ``RECORD.json`` say it holds."""
+    found = set()
+    meta = out_dir / RECORD_FILE
+    if meta.is_file():
+        try:
+            found.add(str(json.loads(meta.read_text()).get("scale")))
+        except (OSError, ValueError, AttributeError):
+            raise InterpretoptError(f"{meta} is not a record's description (JSON with a 'scale'); restore it "
+                                    "from git (`git checkout -- " + meta.as_posix() + "`)") from None
+    for exp in out_dir.glob("*/*/experiment.json"):
+        try:
+            s = json.loads(exp.read_text()).get("scale")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if s:
+            found.add(str(s))
+    return found
+
+
+def check_record_scale(out_dir: str | os.PathLike, scale: str) -> None:
+    """Raise when ``out_dir`` holds a record (or runs) made at another scale than ``scale``."""
+    out = Path(out_dir)
+    other = sorted(_recorded_scales(out) - {scale})
+    if other:
+        raise InterpretoptError(
+            f"{out} holds a record made at {' and '.join(other)} scale, not {scale}: a record holds one scale. "
+            f"Record {scale} scale into its own folder (`interpretopt reproduce --all --scale {scale} --record "
+            f"{default_record_dir(scale).as_posix()}`), or give --scale {other[0]} to add to this one")
+
+
+def _mark_record(out_dir: Path, scale: str) -> None:
+    from interpretopt.experiments.results import atomic_write_text
+
+    atomic_write_text(out_dir / RECORD_FILE, json.dumps({"scale": scale}, indent=1, sort_keys=True) + "\n")
+
+
+def _table_dirs(records: list) -> list[tuple[Any, Path, Path]]:
+    """``(record, table folder, folder of its runs)`` of every config that loaded."""
+    from interpretopt.experiments.runner import runs_source
+
+    out = []
+    for r in records:
+        if r.config is None:
+            continue
+        out.append((r, Path(r.out_dir), Path(runs_source(r.config, r.out_dir)[1])))
+    return out
+
+
+def _hashes_in(folder: Path) -> dict[str, int]:
+    """config hash -> number of rows stored in ``folder`` (row files and recorded rows)."""
+    from interpretopt.experiments.results import ResultStore
+
+    counts: dict[str, int] = {}
+    for row in ResultStore(folder).rows():
+        h = str(row.get("config_hash"))
+        counts[h] = counts.get(h, 0) + 1
+    return counts
+
+
+def check_stored_runs(records: list, out_dir: str | os.PathLike, scale: str) -> None:
+    """Raise when the folder a report is made from without running holds no runs at all, or when a
+    table's folder holds runs of another config hash only (its config changed since they ran)."""
+    out = Path(out_dir)
+    found = {id(r): _hashes_in(d) for r, _, d in _table_dirs(records)}
+    if not any(found.values()):
+        raise InterpretoptError(
+            f"--no-run: no runs are stored under {out} (no table folder <paper>/<table> holds runs/*.json or "
+            f"{ROWS_FILE}); run them first (`interpretopt reproduce --all --scale {scale} --out {out.as_posix()}`), "
+            "or give the folder that holds them")
+    bad = []
+    for r, table_dir, _ in _table_dirs(records):
+        hashes = found[id(r)]
+        if hashes and r.config.config_hash not in hashes:
+            seen = ", ".join(f"{h} ({n} runs)" for h, n in sorted(hashes.items()))
+            bad.append(f"{r.paper}/{Path(r.path).stem}: runs of config hash {seen}, the config now hashes to "
+                       f"{r.config.config_hash}")
+    if bad:
+        raise InterpretoptError(
+            "runs made with another config (its seed, split, solver, settings or scale changed since): "
+            + "; ".join(bad) + f". Rerun those tables (`interpretopt reproduce --all --scale {scale} --out "
+            f"{out.as_posix()}`, which runs every table whose runs are missing), or remove the old runs")
+
+
+def stale_tables(records: list) -> list[str]:
+    """``"<paper>/<table>"`` of every record whose runs were made by other code than today's."""
+    return [f"{r.paper}/{Path(r.path).stem}" for r in records if getattr(r, "freshness", "")]
+
+
+# ----------------------------------------------------------------------------- writing the record
+
+
+def _compact(row: dict) -> dict:
+    """A row as recorded: a failed run's traceback cut to its last :data:`TRACEBACK_LINES` lines."""
+    tb = row.get("traceback")
+    if isinstance(tb, str) and tb.count("\n") > TRACEBACK_LINES:
+        row = {**row, "traceback": "...\n" + "\n".join(tb.rstrip("\n").splitlines()[-TRACEBACK_LINES:])}
+    return row
+
+
+def _write_rows(folder: Path, config_hash: str) -> int:
+    """Record the rows of ``config_hash`` stored in ``folder`` into its ``rows.parquet``; return how many."""
+    import pyarrow.parquet as pq
+
+    from interpretopt.experiments.fingerprint import MANIFEST_FILE, read_manifests
+    from interpretopt.experiments.results import ResultStore, atomic_write_text
+
+    rows = [_compact(r) for r in ResultStore(folder).rows() if r.get("config_hash") == config_hash]
+    if not rows:
+        return 0
+    rows.sort(key=lambda r: str(r.get("run_name")))
+    tmp = folder / f".{ROWS_FILE}.{os.getpid()}.tmp"
+    pq.write_table(_encode_rows(rows), tmp, compression="zstd")
+    os.replace(tmp, folder / ROWS_FILE)
+    _prune_artifacts(folder, rows)
+    used = {r.get("code_fingerprint") for r in rows}
+    manifests = {k: v for k, v in read_manifests(folder).items() if k in used}
+    atomic_write_text(folder / MANIFEST_FILE, json.dumps(manifests, indent=1, sort_keys=True) + "\n")
+    return len(rows)
+
+
+def _n_leaves(path: Path) -> int:
+    """Leaves of a joint surrogate tree stored as ``jst.json`` (nodes without children)."""
+    try:
+        return sum(1 for node in json.loads(path.read_text()) if not node.get("children"))
+    except (OSError, ValueError, AttributeError, TypeError):
+        return 1 << 30
+
+
+def _prune_artifacts(folder: Path, rows: list[dict]) -> None:
+    """Keep, of the recorded artifacts (:data:`RECORD_ARTIFACTS`), the ones the report can draw: per
+    artifact name, dataset, model pair and variant, the smallest tree (the report draws the smallest
+    trees, one per dataset and pair); remove the others from the record folder."""
+    best: dict[tuple, tuple[int, Path]] = {}
+    found = []
+    for row in rows:
+        for name in RECORD_ARTIFACTS:
+            path = folder / "artifacts" / str(row.get("run_key")) / name
+            if not path.is_file():
+                continue
+            found.append(path)
+            group = (name, row.get("dataset"), row.get("pair_tag"), row.get("variant"))
+            size = _n_leaves(path)
+            if group not in best or size < best[group][0]:
+                best[group] = (size, path)
+    keep = {p for _, p in best.values()}
+    for path in found:
+        if path not in keep:
+            path.unlink()
+
+
+def write_record_rows(records: list, out_dir: str | os.PathLike, scale: str, *, allow_stale: bool = False) -> int:
+    """Record every table's stored rows (of its current config hash) in its folder's ``rows.parquet``.
+
+    Raises
+    ------
+    InterpretoptError
+        Some table's runs were made by other code than today's and ``allow_stale`` is false; the
+        message names the tables and what to run.
+    """
+    out = Path(out_dir)
+    stale = stale_tables(records)
+    if stale and not allow_stale:
+        raise InterpretoptError(
+            f"{len(stale)} table(s) rest on runs made by other code than today's: {', '.join(stale)} (REPORT.md "
+            f"names the changed files). Rerun them (`interpretopt reproduce --all --scale {scale} --record "
+            f"{out.as_posix()} --rerun-stale`), or record them as they are with --allow-stale (their sections "
+            "then say they are stale)")
+    check_record_scale(out, scale)
+    _mark_record(out, scale)
+    n = 0
+    for r, _, runs_dir in _table_dirs(records):
+        n += _write_rows(runs_dir, r.config.config_hash) if runs_dir.is_dir() else 0
+    return n
+
+
+def drop_stale_runs(records: list) -> int:
+    """Forget the stored runs of each table made by other code than today's (row files and recorded
+    rows), so that the next run makes them again; return how many."""
+    from interpretopt.experiments.fingerprint import code_manifest, manifest_fingerprint
+    from interpretopt.experiments.results import ResultStore
+
+    from interpretopt.experiments.runner import runs_source
+
+    n = 0
+    for r, _, runs_dir in _table_dirs(records):
+        if not getattr(r, "freshness", ""):
+            continue
+        src = runs_source(r.config, r.out_dir)[0]
+        today: dict[str, str] = {}
+        rows = []
+        for row in ResultStore(runs_dir).rows():
+            m = str(row.get("method"))
+            if m not in today:
+                today[m] = manifest_fingerprint(code_manifest(m, src.path))
+            if row.get("code_fingerprint") != today[m]:
+                n += 1
+                (runs_dir / "runs" / f"{row['run_key']}.json").unlink(missing_ok=True)
+            else:
+                rows.append(row)
+        if (runs_dir / ROWS_FILE).is_file():
+            _rewrite_recorded(runs_dir, {row["run_key"] for row in rows})
+    return n
+
+
+def _rewrite_recorded(folder: Path, keep: set[str]) -> None:
+    """Keep only the recorded rows of ``folder`` whose run key is in ``keep``."""
+    import pyarrow.parquet as pq
+
+    rows = [r for r in record_rows(folder) if r.get("run_key") in keep]
+    if not rows:
+        (folder / ROWS_FILE).unlink()
+        return
+    tmp = folder / f".{ROWS_FILE}.{os.getpid()}.tmp"
+    pq.write_table(_encode_rows(rows), tmp, compression="zstd")
+    os.replace(tmp, folder / ROWS_FILE)
+
+
+# ----------------------------------------------------------------------------- the record's report
+
+#: report lines that say when, where and by which checkout a report was made, not what the rows give
+_VOLATILE = ("- date:", "- commit:", "- wall time:", "- machine:")
+
+
+def _normalized_report(text: str, scale: str, out_dir: Path) -> str:
+    """A report made from a record's rows, without the lines that depend on when and where it was made
+    (so that the same rows always give the same text), its command the record's regeneration."""
+    lines = []
+    for ln in text.splitlines():
+        if ln.startswith(_VOLATILE):
+            continue
+        if ln.startswith("- command:"):
+            ln = f"- command: `{regenerate_command(scale, out_dir)}` (the report of the rows in this folder)"
+        lines.append(ln)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _config_column(cells: Any) -> Any:
+    """``config`` as a path relative to ``configs/`` (the same in every checkout)."""
+    from interpretopt.experiments.config import configs_root
+
+    root = Path(configs_root()).resolve()
+
+    def rel(p):
+        try:
+            return Path(p).resolve().relative_to(root).as_posix()
+        except (TypeError, ValueError):
+            return p
+
+    cells = cells.copy()
+    if "config" in cells.columns:
+        cells["config"] = cells["config"].map(rel)
+    return cells
+
+
+def finish_record_report(records: list, out_dir: str | os.PathLike, scale: str) -> Path:
+    """Make a record's ``REPORT.md`` and ``cells.csv`` depend on its rows alone (see
+    :func:`_normalized_report`); remove the runner's ``run_costs.json`` from the record folder."""
+    from interpretopt.experiments.report import concat_cells
+
+    out = Path(out_dir)
+    report = out / "REPORT.md"
+    report.write_text(_normalized_report(report.read_text(), scale, out))
+    _config_column(concat_cells(records)).to_csv(out / "cells.csv", index=False)
+    (out / "run_costs.json").unlink(missing_ok=True)
+    return report
+
+
+# ----------------------------------------------------------------------------- the value guard
+
+#: Two values of a cell agree when |a - b| <= max(VALUE_ABS_TOL, VALUE_REL_TOL * max(|a|, |b|)).
+#: A smoke run is deterministic (hashed seeds, one thread per run, work limits), so the same code
+#: gives the same numbers up to the rounding of another BLAS or library build (~1e-15 relative);
+#: 1e-9 leaves six orders of magnitude for that, while the smallest real change of a smoke cell
+#: (one test row of a few hundred changing its prediction) moves it by 1e-3 or more.
+VALUE_REL_TOL = 1e-9
+VALUE_ABS_TOL = 1e-12
+_CELL_KEY = ["paper", "table", "row", "column"]
+
+
+def _same(a: Any, b: Any, rel_tol: float, abs_tol: float) -> bool:
+    a_nan = a is None or (isinstance(a, float) and math.isnan(a))
+    b_nan = b is None or (isinstance(b, float) and math.isnan(b))
+    if a_nan or b_nan:
+        return a_nan and b_nan
+    return math.isclose(float(a), float(b), rel_tol=rel_tol, abs_tol=abs_tol)
+
+
+def moved_cells(committed: Any, now: Any, *, rel_tol: float = VALUE_REL_TOL,
+                abs_tol: float = VALUE_ABS_TOL) -> Any:
+    """The cells whose value (``ours``), status or number of runs differ between two ``cells.csv``
+    frames: ``paper, table, row, column, committed, now, what`` (a cell missing on one side is moved)."""
+    import pandas as pd
+
+    cols = _CELL_KEY + ["ours", "status", "n_runs"]
+    a, b = (f.reindex(columns=cols).astype({k: str for k in _CELL_KEY}).drop_duplicates(_CELL_KEY)
+            for f in (committed, now))
+    m = a.merge(b, on=_CELL_KEY, how="outer", suffixes=("_c", "_n"), indicator="side")
+    out = []
+    for r in m.to_dict("records"):
+        what = []
+        if r["side"] != "both":
+            what.append("only in the record" if r["side"] == "left_only" else "not in the record")
+        else:
+            if not _same(r["ours_c"], r["ours_n"], rel_tol, abs_tol):
+                what.append("value")
+            if str(r["status_c"]) != str(r["status_n"]):
+                what.append(f"status {r['status_c']} -> {r['status_n']}")
+            if not _same(r["n_runs_c"], r["n_runs_n"], 0.0, 0.0):
+                what.append(f"runs {r['n_runs_c']} -> {r['n_runs_n']}")
+        if what:
+            out.append({**{k: r[k] for k in _CELL_KEY}, "committed": r["ours_c"], "now": r["ours_n"],
+                        "what": "; ".join(what)})
+    return pd.DataFrame(out, columns=_CELL_KEY + ["committed", "now", "what"])
+
+
+def moved_cells_against(cells: Any, record_dir: str | os.PathLike, *, papers: list[str] | None = None) -> Any:
+    """:func:`moved_cells` between ``cells`` (this run's) and the record's ``cells.csv`` (of ``papers``).
+
+    Raises
+    ------
+    InterpretoptError
+        The folder holds no ``cells.csv``.
+    """
+    import pandas as pd
+
+    path = Path(record_dir) / "cells.csv"
+    if not path.is_file():
+        raise InterpretoptError(f"--check-values {record_dir}: no cells.csv there; give the record folder "
+                                "(records/smoke), or make it with `interpretopt reproduce --all --scale smoke "
+                                "--record`")
+    committed = pd.read_csv(path, dtype={k: str for k in _CELL_KEY}, keep_default_na=False,
+                            na_values={"ours": [""], "n_runs": [""]})
+    if papers:
+        committed = committed[committed["paper"].isin(papers)]
+        cells = cells[cells["paper"].isin(papers)]
+    return moved_cells(committed, cells)
+
+
+# ----------------------------------------------------------------------------- docs/reproduction.md
+
+DOCS_TITLE = "# Reproduction record"
+LEGACY_DOC = "reproduction-legacy.md"
+_SCALE_ORDER = ("reduced", "full", "smoke")  # the reproduction record first, then what CI checks
+_SUMMARY_ONLY = ("smoke",)
+
+
+def _docs_intro(scales: list[str]) -> str:
+    held = ", ".join(f"`records/{s}`" for s in scales) or "none yet"
+    return f"""\
+This file is generated from the result rows committed under `records/` (held: {held}); do not
+edit it. Each scale's section is that record's `REPORT.md`, made from its rows alone by
+`interpretopt reproduce --all --scale <scale> --no-run --out records/<scale>`, which rewrites
+this file too; `tests/experiments/test_record.py` fails when this file, a record's `REPORT.md`
+or its `cells.csv` differ from what the committed rows give. A table whose runs were made by
+other code than today's says so (**Stale**), with the commit and the files that changed.
+The smoke record is what CI holds every change to: `interpretopt reproduce --all --scale smoke
+--check-values records/smoke` fails when a published cell's value moves (see README.md)."""
+
+
+def _demote(lines: list[str]) -> list[str]:
+    """Headings one level down; figure links (into an uncommitted run folder) become the figure's name."""
+    out = []
+    for ln in lines:
+        if ln.startswith("#"):
+            ln = "#" + ln
+        if ln.startswith("![") and "](" in ln:
+            ln = f"(figure `{ln[2:ln.index(']')]}`: made in the record folder by its regeneration command)"
+        out.append(ln)
+    return out
+
+
+def _stale_list(lines: list[str]) -> list[str]:
+    """``- <table>: <stale note>`` for every table section of a report that carries a stale note."""
+    out, table = [], ""
+    for ln in lines:
+        if ln.startswith("### "):
+            table = ln[4:].strip()
+        elif ln.startswith("**Stale"):
+            out.append(f"- {table}: {ln}")
+    return out
+
+
+def _scale_section(scale: str, report: str) -> list[str]:
+    lines = report.rstrip("\n").splitlines()
+    if scale in _SUMMARY_ONLY:
+        stale = _stale_list(lines)
+        cut = next((i for i, ln in enumerate(lines) if ln.startswith("## ") and not ln.startswith("## Summary")),
+                   len(lines))
+        lines = lines[:cut] + [f"The tables of this scale: `records/{scale}/REPORT.md`.", ""]
+        lines += (["Stale tables:", "", *stale] if stale else [f"Every table of the {scale} record was made by "
+                                                                 "today's code."])
+    return [f"<!-- begin {scale} scale -->", *_demote(lines), f"<!-- end {scale} scale -->", ""]
+
+
+def _legacy_appendix(docs_dir: Path, scales: list[str]) -> list[str]:
+    if not (docs_dir / LEGACY_DOC).is_file():
+        return []
+    done = ", ".join(scales) or "none"
+    return ["## Appendix: legacy record (not regenerable)", "",
+            f"[`{LEGACY_DOC}`]({LEGACY_DOC}) keeps the sections this file held before results were kept in "
+            "the repository: reports made from runs that no longer exist, by code that has since changed. They "
+            "cannot be regenerated and are not what today's code gives; each is superseded once its scale's "
+            f"rows are committed under `records/` (superseded so far: {done}).", ""]
+
+
+def render_docs(records_root: str | os.PathLike, docs_dir: str | os.PathLike) -> str:
+    """The text of ``docs/reproduction.md`` from the records under ``records_root``."""
+    root = Path(records_root)
+    scales = [s for s in _SCALE_ORDER if (root / s / "REPORT.md").is_file() and is_record(root / s)]
+    lines = [DOCS_TITLE, "", _docs_intro(scales), ""]
+    for s in scales:
+        lines += _scale_section(s, (root / s / "REPORT.md").read_text())
+    lines += _legacy_appendix(Path(docs_dir), scales)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def docs_path_for(record_dir: str | os.PathLike) -> Path | None:
+    """``docs/reproduction.md`` of the checkout a record folder (``<repo>/records/<scale>``) belongs to,
+    or None when the folder is not in a checkout (then no docs are written)."""
+    repo = Path(record_dir).resolve().parent.parent
+    if (repo / "pyproject.toml").is_file() and (repo / "docs").is_dir():
+        return repo / "docs" / "reproduction.md"
+    return None
+
+
+def write_docs(record_dir: str | os.PathLike) -> Path | None:
+    """Regenerate the checkout's ``docs/reproduction.md`` from every scale's record (see :func:`render_docs`)."""
+    path = docs_path_for(record_dir)
+    if path is None:
+        return None
+    path.write_text(render_docs(Path(record_dir).resolve().parent, path.parent))
+    return path
+
+
+# ----------------------------------------------------------------------------- tables of a folder
+
+
+def planned_tables(out_dir: str | os.PathLike, scale: str, papers: list[str] | None = None,
+                   *, freshness: bool = False) -> list:
+    """One light record per table config that loads (``paper, path, config, out_dir`` and, with
+    ``freshness``, its stale note), for the checks made before a report: nothing runs, no table is made."""
+    from types import SimpleNamespace
+
+    from interpretopt.experiments.config import load_config
+    from interpretopt.experiments.report import table_configs
+
+    out = []
+    for paper, path in table_configs(None, papers):
+        try:
+            config = load_config(path).with_scale(scale)
+        except InterpretoptError:
+            continue  # the report says why the config does not load
+        rec = SimpleNamespace(paper=paper, path=str(path), config=config, out_dir=Path(out_dir) / paper / path.stem,
+                              freshness="")
+        if freshness:
+            from interpretopt.experiments.fingerprint import table_freshness
+            from interpretopt.experiments.runner import stored_results
+
+            rec.freshness = table_freshness(config, rec.out_dir, stored_results(config, rec.out_dir))
+        out.append(rec)
+    return out

@@ -474,6 +474,7 @@ class ConfigRecord:
     commits: list = field(default_factory=list)  # the git commits the stored runs were made at
     results: pd.DataFrame | None = None  # the stored runs' rows (claims read them)
     published: ExperimentConfig | None = None  # the config at full scale: the paper's protocol
+    freshness: str = ""  # names the runs made by other code than today's (experiments.fingerprint)
 
 
 def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.PathLike, *, paper: str = "",
@@ -542,6 +543,9 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
             rec.cpu_time = float(pd.to_numeric(results["cpu_time"], errors="coerce").fillna(0).sum())
         if "git_commit" in results.columns:
             rec.commits = sorted({str(c) for c in results["git_commit"].dropna()})
+        from interpretopt.experiments.fingerprint import table_freshness
+
+        rec.freshness = table_freshness(config, out, results)
         for spec in config.tables:
             try:
                 rec.tables[spec.name] = make_table(results, spec)
@@ -900,6 +904,8 @@ def _config_lines(r: ConfigRecord, paper: str, out: Path) -> list[str]:
                  + (f"; wall time {r.wall_time:.0f} s" if r.wall_time else "")
                  + (f"; CPU {r.cpu_time:.0f} s" if r.cpu_time else "")
                  + (f"; run at commit {', '.join(r.commits)}" if r.commits else "") + ".")
+    if r.freshness:
+        lines += ["", r.freshness]
     changes = scale_changes(r.published, r.config)
     if changes:
         lines += ["", f"**Settings the {r.config.scale} scale changes against the paper's protocol** "

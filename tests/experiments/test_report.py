@@ -362,7 +362,7 @@ def test_cli_plan_shows_a_config_that_does_not_load(project, capsys):
     (["reproduce", "--all", "--smoke", "--min-compared-share", "1.5"], "must be a number in [0, 1] or @PATH, got '1.5'"),
     (["reproduce", "--all", "--smoke", "--min-compared-share", "@nofile.md"], "no such file 'nofile.md'"),
     (["reproduce", "--all", "--paper", "nope"], "unknown paper(s) ['nope']"),
-    (["reproduce", "imd/t1", "--smoke", "--record", "r.md"], "--record writes the report of --all"),
+    (["reproduce", "imd/t1", "--smoke", "--record", "r.md"], "--record writes or checks the report of --all"),
 ])
 def test_cli_reproduce_bad_input(project, capsys, argv, message):
     assert _cli(*argv) == 2

@@ -1,0 +1,328 @@
+"""Results of record: rows kept as Parquet, resumed from, checked by value, and the committed record
+regenerated exactly from its rows."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from interpretopt.exceptions import InterpretoptError
+from interpretopt.experiments import record as REC
+from interpretopt.experiments import runner as R
+from interpretopt.experiments.config import parse_config
+from interpretopt.experiments.results import read_results
+from interpretopt.experiments.tasks import _builtin
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _fresh():
+    R.clear_caches()
+    yield
+    R.clear_caches()
+
+
+def _config(k=(1, 2, 3, 4)):
+    return parse_config({"name": "r", "method": "noop", "params": {"k": list(k)}, "datasets": ["breast_cancer"],
+                         "repetitions": 2})
+
+
+def _record(c, folder, **kw):
+    rec = SimpleNamespace(paper="p", path="p/r.yaml", config=c, out_dir=folder, freshness=kw.pop("freshness", ""))
+    return REC.write_record_rows([rec], folder.parent.parent, "full", **kw)
+
+
+def _mixed_task(ctx):
+    k = ctx.params["k"]
+    # a column that is an int in some rows and a float or a text in others, a list, a missing value
+    return {"value": k if k % 2 else k + 0.5, "label": "x" if k == 1 else k, "vec": [k, 2.5],
+            "maybe": None if k == 3 else 1.0, "artifacts": {"jst.json": json.dumps([{"children": []}] * k),
+                                                        "rules.txt": "x" * 1000}}
+
+
+def test_recorded_rows_read_back_exactly_as_the_row_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(_builtin, "run_noop", _mixed_task)
+    c = _config()
+    folder = tmp_path / "p" / "r"
+    R.run_experiment(c, out_dir=folder, progress=False)
+    before = read_results(folder)
+    assert _record(c, folder) == 8
+    shutil.rmtree(folder / "runs")
+    after = read_results(folder)
+    pd.testing.assert_frame_equal(before, after)
+    assert (tmp_path / REC.RECORD_FILE).is_file()
+
+
+def test_only_the_smallest_tree_per_dataset_and_pair_is_recorded(tmp_path, monkeypatch):
+    monkeypatch.setattr(_builtin, "run_noop", _mixed_task)
+    c = _config()
+    folder = tmp_path / "p" / "r"
+    R.run_experiment(c, out_dir=folder, progress=False)
+    _record(c, folder)
+    kept = sorted(folder.glob("artifacts/*/jst.json"))
+    assert len(kept) == 1 and len(json.loads(kept[0].read_text())) == 1  # the one-leaf tree (k=1)
+
+
+def test_runner_resumes_from_recorded_rows(tmp_path, monkeypatch):
+    c = _config()
+    folder = tmp_path / "p" / "r"
+    R.run_experiment(c, out_dir=folder, progress=False)
+    _record(c, folder)
+    shutil.rmtree(folder / "runs")  # a fresh clone: the record only
+    calls = []
+    monkeypatch.setattr(_builtin, "run_noop", lambda ctx: (calls.append(ctx.run_name), {"value": 1})[1])
+    bigger = _config(k=(1, 2, 3, 4, 5))  # the grid grew: only the new runs run
+    rep = R.run_experiment(bigger, out_dir=folder, progress=False)
+    assert rep.n_skipped == 8 and rep.n_ok == 2 and len(calls) == 2
+    _record(bigger, folder)
+    assert len(REC.record_rows(folder)) == 10
+
+
+def test_a_failed_recorded_run_is_retried_and_its_traceback_cut(tmp_path, monkeypatch):
+    def fail_deep(ctx, depth=30):
+        if depth:
+            return fail_deep(ctx, depth - 1)
+        raise ValueError("boom")
+
+    monkeypatch.setattr(_builtin, "run_noop", fail_deep)
+    c = _config(k=(1,))
+    folder = tmp_path / "p" / "r"
+    R.run_experiment(c, out_dir=folder, progress=False)
+    _record(c, folder)
+    shutil.rmtree(folder / "runs")
+    row = REC.record_rows(folder)[0]
+    assert row["run_status"] == "failed" and row["error"] == "ValueError: boom"
+    assert row["traceback"].count("\n") <= REC.TRACEBACK_LINES + 1
+    monkeypatch.setattr(_builtin, "run_noop", lambda ctx: {"value": 1})
+    rep = R.run_experiment(c, out_dir=folder, progress=False)
+    assert rep.n_ok == 2 and rep.n_skipped == 0
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def test_stale_runs_are_refused_without_the_override(tmp_path):
+    c = _config(k=(1,))
+    folder = tmp_path / "p" / "r"
+    R.run_experiment(c, out_dir=folder, progress=False)
+    with pytest.raises(InterpretoptError, match=r"p/r .*--rerun-stale.*--allow-stale"):
+        _record(c, folder, freshness="**Stale: 2 of 2 runs ...")
+    assert not (folder / REC.ROWS_FILE).exists()
+    assert _record(c, folder, freshness="**Stale: 2 of 2 runs ...", allow_stale=True) == 2
+
+
+def test_a_record_of_another_scale_is_refused(tmp_path):
+    (tmp_path / REC.RECORD_FILE).write_text('{"scale": "smoke"}')
+    with pytest.raises(InterpretoptError, match=r"made at smoke scale, not reduced.*--record records/reduced"):
+        REC.check_record_scale(tmp_path, "reduced")
+    REC.check_record_scale(tmp_path, "smoke")
+
+
+def test_no_runs_and_another_config_hash_are_refused(tmp_path):
+    c = _config(k=(1,))
+    rec = SimpleNamespace(paper="p", path="p/r.yaml", config=c, out_dir=tmp_path / "p" / "r", freshness="")
+    with pytest.raises(InterpretoptError, match="no runs are stored under"):
+        REC.check_stored_runs([rec], tmp_path, "smoke")
+    R.run_experiment(parse_config({"name": "r", "method": "noop", "params": {"k": [1]}, "datasets": ["breast_cancer"],
+                                   "repetitions": 2, "seed": 7}), out_dir=rec.out_dir, progress=False)
+    with pytest.raises(InterpretoptError, match=rf"p/r: runs of config hash .* now hashes to {c.config_hash}"):
+        REC.check_stored_runs([rec], tmp_path, "smoke")
+    R.run_experiment(c, out_dir=rec.out_dir, progress=False)
+    REC.check_stored_runs([rec], tmp_path, "smoke")  # runs of the current hash: fine
+
+
+# ----------------------------------------------------------------------------- the value guard
+
+
+def _cells(values):
+    return pd.DataFrame([{"paper": "imd", "table": "t1", "row": r, "column": "acc", "ours": v,
+                          "status": "compared" if v == v else "not_run", "n_runs": 2 if v == v else 0}
+                         for r, v in values.items()])
+
+
+def test_value_guard_passes_on_float_noise_and_fails_on_a_moved_cell(tmp_path):
+    committed = _cells({"adult": 0.8125, "bc": 1234.0, "heloc": np.nan})
+    committed.to_csv(tmp_path / "cells.csv", index=False)
+    same = _cells({"adult": 0.8125 * (1 + 1e-12), "bc": 1234.0, "heloc": np.nan})
+    assert REC.moved_cells_against(same, tmp_path).empty
+    moved = REC.moved_cells_against(_cells({"adult": 0.8150, "bc": 1234.0, "heloc": 0.5}), tmp_path)
+    assert list(moved["row"]) == ["adult", "heloc"]
+    first = moved.iloc[0]
+    assert (first["committed"], first["now"], first["what"]) == (0.8125, 0.815, "value")
+    assert "status not_run -> compared" in moved.iloc[1]["what"]
+    lost = REC.moved_cells_against(_cells({"adult": 0.8125, "bc": 1234.0}), tmp_path)
+    assert list(lost["what"]) == ["only in the record"]
+
+
+def test_value_guard_cli_prints_the_moved_cells(tmp_path, capsys):
+    from interpretopt.experiments.cli_commands import _moved
+
+    _cells({"adult": 0.8125}).to_csv(tmp_path / "cells.csv", index=False)
+    assert not _moved(_cells({"adult": 0.8125}), str(tmp_path), None)
+    assert _moved(_cells({"adult": 0.75}), str(tmp_path), None)
+    out = capsys.readouterr()
+    assert "1 published cell(s) moved" in out.err and "adult" in out.out and "0.8125" in out.out
+
+
+def test_value_guard_without_a_record_says_what_to_give(tmp_path):
+    with pytest.raises(InterpretoptError, match="no cells.csv there"):
+        REC.moved_cells_against(_cells({"a": 1.0}), tmp_path)
+
+
+# ----------------------------------------------------------------------------- the committed record
+
+
+def _committed_files(src: Path, dst: Path) -> None:
+    """Copy what git keeps of a record folder (see records/.gitignore)."""
+    import subprocess
+
+    listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "--", str(src.relative_to(REPO))],
+                            capture_output=True, text=True, check=True).stdout.split()
+    for rel in listed:
+        target = dst / Path(rel).relative_to(src.relative_to(REPO))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / rel, target)
+
+
+def _data_held() -> bool:
+    from interpretopt.data import list_datasets
+
+    return all(r["available"] for r in list_datasets() if r["name"] in ("adult", "breast_cancer", "banknote"))
+
+
+def test_docs_reproduction_is_what_the_committed_records_give():
+    docs = REPO / "docs" / "reproduction.md"
+    if not (REPO / "records").is_dir():
+        pytest.skip("no records in this checkout")
+    assert docs.read_text() == REC.render_docs(REPO / "records", docs.parent), (
+        "docs/reproduction.md differs from the records: run `interpretopt reproduce --all --scale smoke --no-run "
+        "--out records/smoke`")
+
+
+@pytest.mark.parametrize("scale", ["smoke"])
+def test_committed_report_and_cells_are_what_the_committed_rows_give(tmp_path, scale):
+    from interpretopt.experiments.cli_commands import _after_reproduce
+    from interpretopt.experiments.report import reproduce_all
+
+    src = REPO / "records" / scale
+    if not (src / REC.RECORD_FILE).is_file():
+        pytest.skip(f"no {scale} record in this checkout")
+    if not _data_held():
+        pytest.skip("the datasets are not held here (INTERPRETOPT_DATA): cells would be no_data")
+    out = tmp_path / "records" / scale
+    _committed_files(src, out)
+    records = reproduce_all(scale, out, run=False)
+    args = SimpleNamespace(record=None, paper=None, allow_stale=False)
+    _after_reproduce(args, scale, out, records)
+    assert (out / "cells.csv").read_text() == (src / "cells.csv").read_text()
+    assert (out / "REPORT.md").read_text() == (src / "REPORT.md").read_text(), (
+        f"records/{scale}/REPORT.md differs from what its rows give: run "
+        f"`{REC.regenerate_command(scale, f'records/{scale}')}`")
+
+
+# ----------------------------------------------------------------------------- the command line
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A checkout with two papers of one small table each (configs/), docs/ and a pyproject.toml."""
+    from tests.experiments.test_report import REPO_CONFIGS, TABLE
+
+    root = tmp_path / "configs"
+    shutil.copytree(REPO_CONFIGS / "solvers", root / "solvers")
+    for paper in ("imd", "crl"):
+        (root / paper).mkdir()
+        (root / paper / "t1.yaml").write_text(TABLE.format(name=f"{paper}_t1", paper=paper))
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _counting(monkeypatch):
+    calls = []
+    real = _builtin.run_dummy_tree
+    monkeypatch.setattr(_builtin, "run_dummy_tree", lambda ctx: (calls.append(ctx.run_name), real(ctx))[1])
+    return calls
+
+
+def test_cli_record_regenerate_and_resume(project, monkeypatch, capsys):
+    from tests.instances import run_cli as _cli
+
+    calls = _counting(monkeypatch)
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet") == 0
+    rec = project / "records" / "smoke"
+    assert len(calls) == 2 and json.loads((rec / REC.RECORD_FILE).read_text()) == {"scale": "smoke"}
+    assert (rec / "imd" / "t1" / REC.ROWS_FILE).is_file() and (rec / "imd" / "t1" / "code.json").is_file()
+    report, cells = (rec / "REPORT.md").read_text(), (rec / "cells.csv").read_text()
+    assert "- date:" not in report and "- machine:" not in report and "Stale" not in report
+    assert "--no-run --out records/smoke" in report
+    docs = (project / "docs" / "reproduction.md").read_text()
+    assert docs == REC.render_docs(project / "records", project / "docs") and "<!-- begin smoke scale -->" in docs
+    # a fresh clone holds the record only: the report is made from the rows alone, identically
+    for d in rec.glob("*/*/runs"):
+        shutil.rmtree(d)
+    (rec / "REPORT.md").unlink()
+    assert _cli("reproduce", "--all", "--smoke", "--no-run", "--out", rec, "--quiet") == 0
+    assert (rec / "REPORT.md").read_text() == report and (rec / "cells.csv").read_text() == cells
+    # and a run into the record resumes: nothing runs again
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet") == 0
+    assert len(calls) == 2
+
+
+def test_cli_stale_runs_refused_allowed_or_rerun(project, monkeypatch, capsys):
+    from tests.instances import run_cli as _cli
+
+    calls = _counting(monkeypatch)
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet") == 0
+    # the runs part of the config changes (not its hash: more repetitions at full scale keep the runs)
+    path = project / "configs" / "imd" / "t1.yaml"
+    path.write_text(path.read_text().replace("repetitions: 2\n", "repetitions: 3\n"))
+    capsys.readouterr()
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet") == 2
+    err = capsys.readouterr().err
+    assert "1 table(s) rest on runs made by other code than today's: imd/t1" in err and "--allow-stale" in err
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet", "--allow-stale") == 0
+    report = (project / "records" / "smoke" / "REPORT.md").read_text()
+    assert "**Stale: 1 of 1 runs" in report and "by code that differs from today's in `config:imd/t1.yaml`" in report
+    assert "- imd/t1: **Stale" in (project / "docs" / "reproduction.md").read_text()
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet", "--rerun-stale") == 0
+    assert len(calls) == 3 and "Stale" not in (project / "records" / "smoke" / "REPORT.md").read_text()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--scale", "reduced", "--record", "records/smoke"],
+     "records/smoke holds a record made at smoke scale, not reduced"),
+    (["--smoke", "--no-run", "--out", "empty"], "--no-run: no runs are stored under empty"),
+    (["--smoke", "--record", "docs/reproduction.md"], "--record takes the record folder (records/smoke)"),
+    (["--smoke", "--record", "--out", "elsewhere"], "--record runs into the record folder itself"),
+    (["--smoke", "--no-run", "--out", "records/smoke", "--paper", "imd"], "its report covers every paper"),
+])
+def test_cli_record_bad_input(project, capsys, argv, message):
+    from tests.instances import run_cli as _cli
+
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet") == 0
+    capsys.readouterr()
+    argv = [a for a in argv if a != "--smoke"] + (["--smoke"] if "--smoke" in argv else [])
+    assert _cli("reproduce", "--all", *argv, "--quiet") == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_no_run_on_runs_of_another_config_hash(project, capsys):
+    from tests.instances import run_cli as _cli
+
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet") == 0
+    path = project / "configs" / "imd" / "t1.yaml"
+    path.write_text(path.read_text().replace("repetitions: 2\n", "repetitions: 2\nseed: 5\n"))
+    capsys.readouterr()
+    assert _cli("reproduce", "--all", "--smoke", "--no-run", "--out", "records/smoke", "--quiet") == 2
+    err = capsys.readouterr().err
+    assert "runs made with another config" in err and "imd/t1: runs of config hash" in err
+    assert "reproduce --all --scale smoke --out records/smoke" in err
