@@ -6,6 +6,7 @@
     table CONFIG [--out DIR] [--scale S | --smoke] [--format markdown|latex|csv] [--name TABLE]
     plot CONFIG [--out DIR] [--scale S | --smoke] [--name PLOT]
     reproduce PAPER/TABLE [--n-jobs N] [--scheduler ADDRESS] [--out DIR] [--force] [--scale S | --smoke] [--data-dir DIR]
+    reproduce --all [--record [DIR]] [--no-run] [--allow-stale] [--rerun-stale] [--check-values DIR] [...]
 
 S is ``smoke``, ``reduced`` or ``full`` (default).
     list configs

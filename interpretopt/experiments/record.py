@@ -7,11 +7,11 @@ the runner, so ``reproduce --out records/<scale>`` runs into it and resumes from
     records/<scale>/REPORT.md, cells.csv          made from the rows alone (no dates, no machine)
     records/<scale>/<paper>/<table>/rows.parquet  every stored row of the table (committed)
     records/<scale>/<paper>/<table>/code.json     code manifests: fingerprint -> {method, commit, files}
-    records/<scale>/<paper>/<table>/experiment.json, pairs/*.json   small texts the runner wrote
+    records/<scale>/<paper>/<table>/pairs/*.json  the test accuracies behind a pair selection
     records/<scale>/<paper>/<table>/artifacts/<run key>/jst.json    the texts the report draws
 
 The runner's working files in the same directories (``runs/*.json``, ``blackbox/``,
-``results.parquet``, ``plots/``, the other artifacts) are not part of the record
+``results.parquet``, ``experiment.json``, ``plots/``, the other artifacts) are not part of the record
 (``records/.gitignore``). A row stored in ``rows.parquet`` counts as a finished run
 (:func:`record_rows`, read by :class:`~interpretopt.experiments.results.ResultStore`): a table
 can be run in several sittings, each recorded, and the rest resumed next time.
@@ -265,26 +265,43 @@ def _n_leaves(path: Path) -> int:
         return 1 << 30
 
 
-def _prune_artifacts(folder: Path, rows: list[dict]) -> None:
-    """Keep, of the recorded artifacts (:data:`RECORD_ARTIFACTS`), the ones the report can draw: per
-    artifact name, dataset, model pair and variant, the smallest tree (the report draws the smallest
-    trees, one per dataset and pair); remove the others from the record folder."""
-    best: dict[tuple, tuple[int, Path]] = {}
+def _drawn_trees(folder: Path, rows: list[dict]) -> set[Path]:
+    """The ``jst.json`` files the report draws from these rows: as
+    :func:`~interpretopt.experiments.report.jst_figures` chooses them with its defaults (ok runs of
+    variant ``imd``, trees of at most ``max_leaves`` leaves, the ``limit`` smallest, one per dataset
+    and pair, in run order). ``test_record`` checks that the report made from a record draws the same."""
+    import inspect
+
+    from interpretopt.experiments.report import jst_figures
+
+    params = inspect.signature(jst_figures).parameters
+    limit, max_leaves = params["limit"].default, params["max_leaves"].default
     found = []
+    for row in sorted(rows, key=lambda r: str(r.get("run_name"))):
+        path = folder / "artifacts" / str(row.get("run_key")) / "jst.json"
+        if row.get("variant") != "imd" or row.get("run_status") != "ok" or not path.is_file():
+            continue
+        tag = row.get("pair_tag") if isinstance(row.get("pair_tag"), str) else ""
+        n = _n_leaves(path)
+        if n <= max_leaves:
+            found.append((n, str(row.get("dataset")), tag, path))
+    keep, seen = set(), set()
+    for n, dataset, tag, path in sorted(found, key=lambda t: t[:3]):
+        if (dataset, tag) not in seen and len(keep) < limit:
+            seen.add((dataset, tag))
+            keep.add(path)
+    return keep
+
+
+def _prune_artifacts(folder: Path, rows: list[dict]) -> None:
+    """Remove from the record folder the recorded artifacts (:data:`RECORD_ARTIFACTS`) that the
+    report does not draw (:func:`_drawn_trees`)."""
+    keep = _drawn_trees(folder, rows)
     for row in rows:
         for name in RECORD_ARTIFACTS:
             path = folder / "artifacts" / str(row.get("run_key")) / name
-            if not path.is_file():
-                continue
-            found.append(path)
-            group = (name, row.get("dataset"), row.get("pair_tag"), row.get("variant"))
-            size = _n_leaves(path)
-            if group not in best or size < best[group][0]:
-                best[group] = (size, path)
-    keep = {p for _, p in best.values()}
-    for path in found:
-        if path not in keep:
-            path.unlink()
+            if path.is_file() and path not in keep:
+                path.unlink()
 
 
 def write_record_rows(records: list, out_dir: str | os.PathLike, scale: str, *, allow_stale: bool = False) -> int:

@@ -39,12 +39,18 @@ def _record(c, folder, **kw):
     return REC.write_record_rows([rec], folder.parent.parent, "full", **kw)
 
 
+def _node(i, kind, children):
+    return {"id": i, "kind": kind, "label": f"node {i}", "fill": "#ffffff", "in_diff": False, "children": children}
+
+
 def _mixed_task(ctx):
     k = ctx.params["k"]
     # a column that is an int in some rows and a float or a text in others, a list, a missing value
+    tree = [_node(0, "split", [[i, "yes" if i == 1 else "no", False] for i in range(1, k + 1)])]
+    tree += [_node(i, "leaf", []) for i in range(1, k + 1)]  # a joint surrogate tree of k leaves
     return {"value": k if k % 2 else k + 0.5, "label": "x" if k == 1 else k, "vec": [k, 2.5],
-            "maybe": None if k == 3 else 1.0, "artifacts": {"jst.json": json.dumps([{"children": []}] * k),
-                                                        "rules.txt": "x" * 1000}}
+            "maybe": None if k == 3 else 1.0, "variant": "imd",
+            "artifacts": {"jst.json": json.dumps(tree), "rules.txt": "x" * 1000}}
 
 
 def test_recorded_rows_read_back_exactly_as_the_row_files(tmp_path, monkeypatch):
@@ -60,14 +66,20 @@ def test_recorded_rows_read_back_exactly_as_the_row_files(tmp_path, monkeypatch)
     assert (tmp_path / REC.RECORD_FILE).is_file()
 
 
-def test_only_the_smallest_tree_per_dataset_and_pair_is_recorded(tmp_path, monkeypatch):
+def test_only_the_trees_the_report_draws_are_recorded(tmp_path, monkeypatch):
+    from interpretopt.experiments.report import jst_figures
+
     monkeypatch.setattr(_builtin, "run_noop", _mixed_task)
     c = _config()
     folder = tmp_path / "p" / "r"
     R.run_experiment(c, out_dir=folder, progress=False)
+    drawn = jst_figures(read_results(folder), folder)
     _record(c, folder)
     kept = sorted(folder.glob("artifacts/*/jst.json"))
-    assert len(kept) == 1 and len(json.loads(kept[0].read_text())) == 1  # the one-leaf tree (k=1)
+    # one dataset, no pair: the report draws one tree, the smallest (k=1); the other seven are not kept
+    assert len(kept) == 1 and len(json.loads(kept[0].read_text())) == 2 and len(drawn) == 1
+    shutil.rmtree(folder / "runs")
+    assert [p.name for p in jst_figures(read_results(folder), folder)] == [p.name for p in drawn]
 
 
 def test_runner_resumes_from_recorded_rows(tmp_path, monkeypatch):
@@ -194,7 +206,7 @@ def _committed_files(src: Path, dst: Path) -> None:
 def _data_held() -> bool:
     from interpretopt.data import list_datasets
 
-    return all(r["available"] for r in list_datasets() if r["name"] in ("adult", "breast_cancer", "banknote"))
+    return all(r["available"] for r in list_datasets())  # as where the record was made
 
 
 def test_docs_reproduction_is_what_the_committed_records_give():
