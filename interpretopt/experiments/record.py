@@ -379,14 +379,10 @@ _VOLATILE = ("- date:", "- commit:", "- wall time:", "- machine:")
 
 def _normalized_report(text: str, scale: str, out_dir: Path) -> str:
     """A report made from a record's rows, without the lines that depend on when and where it was made
-    (so that the same rows always give the same text), its command the record's regeneration."""
-    lines = []
-    for ln in text.splitlines():
-        if ln.startswith(_VOLATILE):
-            continue
-        if ln.startswith("- command:"):
-            ln = f"- command: `{regenerate_command(scale, out_dir)}` (the report of the rows in this folder)"
-        lines.append(ln)
+    (so that the same rows always give the same text); its command is the record's regeneration."""
+    lines = [ln for ln in text.splitlines() if not ln.startswith(_VOLATILE + ("- command:",))]
+    at = 2 if len(lines) > 1 and lines[0].startswith("# ") and not lines[1].strip() else 0
+    lines.insert(at, f"- command: `{regenerate_command(scale, out_dir)}` (the report of the rows in this folder)")
     return "\n".join(lines).rstrip() + "\n"
 
 
