@@ -75,12 +75,12 @@ least bound in the queue enters that minimum, so the value stays a valid bound.
 from __future__ import annotations
 
 import heapq
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
+from interpretopt._clock import monotonic
 from interpretopt._rows import unique_rows_index
 from interpretopt._threads import single_blas_thread
 from interpretopt.exceptions import InputError
@@ -174,7 +174,7 @@ class ClauseBranchAndBound:
         node_limit, time_limit : int, float or None
             Stop after this many expanded nodes / seconds of ``clock``.
         clock : callable or None
-            Seconds (default ``time.perf_counter``).
+            Seconds (default :func:`interpretopt._clock.monotonic`, the package clock).
         """
         r = np.asarray(r, dtype=np.float64).reshape(-1)
         if r.shape[0] != self.m:
@@ -186,7 +186,7 @@ class ClauseBranchAndBound:
         with single_blas_thread():
             return self._search(r, float(a), float(b), int(max_literals), int(max_columns),
                                 {tuple(sorted(int(j) for j in c)) for c in exclude}, float(cutoff),
-                                node_limit, time_limit, clock or time.perf_counter)
+                                node_limit, time_limit, clock or monotonic)
 
     @staticmethod
     def _exclusion_bound(X: np.ndarray, XF: np.ndarray, neg: np.ndarray, rows: np.ndarray, start: int, covered_neg_part: np.ndarray,

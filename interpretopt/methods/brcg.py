@@ -35,6 +35,7 @@ from interpretopt._validation import (
 from interpretopt.exceptions import InputError, ParameterError
 from interpretopt.formulations import brcg as F
 from interpretopt.methods._colgen import (
+    DUAL_POLICIES,
     PRICING_STRATEGIES,
     STOP_REASONS,
     CGResult,
@@ -229,9 +230,12 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         "columns_per_iter": [Interval(Integral, 1, None, closed="left")],
         "max_iter": [Interval(Integral, 0, None, closed="left")],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
-        "milp_time_limit": [Interval(Real, 0, None, closed="neither")],
+        "milp_time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "mip_time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "solver": [str, dict],
+        "pricing_node_limit": [Interval(Integral, 1, None, closed="left"), None],
+        "mip_node_limit": [Interval(Integral, 1, None, closed="left"), None],
+        "dual_policy": [StrOptions(set(DUAL_POLICIES)), HasMethods(["reset", "points", "evaluated"])],
         "pricing_solver": [str, None],
         "mip_solver": [str, None],
         "binarizer": [StrOptions({"quantile", "tree", "passthrough"}), HasMethods(["fit", "transform"])],
@@ -252,7 +256,11 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
                  solver: Any = "highs", pricing_solver: str | None = None, mip_solver: str | None = None,
                  binarizer: Any = "quantile", n_thresholds: int = 9, negations: bool = True,
                  conditions: Any = None, target_class: int = 1, init: str = "none", tol: float = 1e-4,
-                 settings: Any = None, random_state: Any = None) -> None:
+                 settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = None,
+                 mip_node_limit: int | None = None, dual_policy: Any = "none") -> None:
+        self.pricing_node_limit = pricing_node_limit
+        self.mip_node_limit = mip_node_limit
+        self.dual_policy = dual_policy
         self.form = form
         self.C = C
         self.lambda0 = lambda0
@@ -434,7 +442,9 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
             columns_per_iter=self.columns_per_iter, max_iter=self.max_iter, time_limit=self.time_limit,
             milp_time_limit=self.milp_time_limit, mip_time_limit=self.mip_time_limit, **self._role_solvers(),
             initial_clauses=init_clauses,
-            grounding=grounding, init=self.init, tol=self.tol, settings=settings, sample_weight=sw)
+            grounding=grounding, init=self.init, tol=self.tol, settings=settings, sample_weight=sw,
+            pricing_node_limit=self.pricing_node_limit, mip_node_limit=self.mip_node_limit,
+            dual_policy=self.dual_policy)
         self.cg_ = res
         self._record_solvers(res.solve_results)
         self.clauses_ = [res.clauses[k] for k in res.selected]
@@ -468,6 +478,8 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         self.timings_ = res.timings
         self.n_iter_ = len(res.history)
         self.n_columns_ = len(res.clauses)
+        self.limited_by_time_ = bool(res.limited_by_time)
+        self.work_ = dict(res.work)
 
     def _literal_matrix(self, X, Xb):
         return Xb
@@ -515,6 +527,8 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         self.timings_ = {"build": 0.0, "lp": 0.0, "pricing": 0.0, "bound": 0.0, "integer": 0.0, "total": 0.0}
         self.n_iter_ = 0
         self.n_columns_ = 0
+        self.limited_by_time_ = False
+        self.work_ = {"iterations": 0, "pricing_calls": 0, "bnb_nodes": 0, "columns": 0}
         return self
 
     def _to_ruleset(self, clauses):
@@ -646,14 +660,17 @@ class GroundedBRCGClassifier(BRCGClassifier):
                  solver: Any = "highs", pricing_solver: str | None = None, mip_solver: str | None = None,
                  binarizer: Any = "quantile", n_thresholds: int = 9, negations: bool = True,
                  conditions: Any = None, target_class: int = 1, init: str = "none", tol: float = 1e-4,
-                 settings: Any = None, random_state: Any = None) -> None:
+                 settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = None,
+                 mip_node_limit: int | None = None, dual_policy: Any = "none") -> None:
         super().__init__(form=form, C=C, lambda0=lambda0, lambda1=lambda1, complexity=complexity,
                          max_literals=max_literals, pricing=pricing, beam_width=beam_width,
                          columns_per_iter=columns_per_iter, max_iter=max_iter, time_limit=time_limit,
                          milp_time_limit=milp_time_limit, mip_time_limit=mip_time_limit, solver=solver,
                          pricing_solver=pricing_solver, mip_solver=mip_solver, binarizer=binarizer,
                          n_thresholds=n_thresholds, negations=negations, conditions=conditions,
-                         target_class=target_class, init=init, tol=tol, settings=settings, random_state=random_state)
+                         target_class=target_class, init=init, tol=tol, settings=settings, random_state=random_state,
+                         pricing_node_limit=pricing_node_limit, mip_node_limit=mip_node_limit,
+                         dual_policy=dual_policy)
         self.grounding = grounding
         self.c_u = c_u
         self.extend_literals = extend_literals

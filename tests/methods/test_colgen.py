@@ -512,3 +512,68 @@ def test_numpy_scalars_are_accepted_as_limits_and_tolerances():
                                tol=np.float32(1e-3))
     assert res.stop_reason in CG.STOP_REASONS
     assert SolveSettings(time_limit=np.float32(2.0), mip_gap=np.float32(0.01)).time_limit == 2.0
+
+
+# ----------------------------------------------------------------------------- the loop's named parts
+class ZeroFirst(CG.MasterDuals):
+    """A dual policy whose first point (all duals 0) prices nothing out at the master's duals: every round
+    with a column is a mispricing first."""
+
+    name = "zero-first"
+
+    def __init__(self) -> None:
+        self.n_points = 0
+
+    def points(self, mu, lam):
+        self.n_points += 1
+        yield CG.DualPoint(np.zeros_like(mu), 0.0, 0.5)
+        yield CG.DualPoint(mu, lam, 0.0)
+
+
+@pytest.mark.parametrize("policy", ["wentges", "neame", "zero"])
+@pytest.mark.parametrize("seed", [0, 3])
+def test_dual_policies_prove_the_same_lp_with_valid_bounds(policy, seed):
+    """With exact pricing every policy ends at the LP over all clauses, and each bound it reports is valid."""
+    X, y = tiny(seed, n=30, J=6)
+    spec = F.MasterSpec(form="light", lambda0=0.01, lambda1=0.005, n_samples=30)
+    pol = ZeroFirst() if policy == "zero" else policy
+    res = CG.column_generation(X, y, spec, pricing="bnb", max_literals=2, tol=1e-6, dual_policy=pol)
+    lp = full_lp(X, y, spec, 2)
+    assert res.proven and res.restricted_lp == pytest.approx(lp, abs=1e-7)
+    assert all(h["lower_bound"] <= lp + 1e-7 for h in res.history)
+    if policy == "zero":
+        assert res.work["pricing_calls"] > len(res.history) - 1  # mispricings were recovered
+        assert res.dual_policy == "zero-first"
+
+
+def test_smoothed_points_are_convex_combinations_ending_at_the_master_duals():
+    pol = CG.WentgesSmoothing(alpha=0.75)
+    mu, lam = np.array([1.0, 0.0]), 2.0
+    assert [p.alpha for p in pol.points(mu, lam)] == [0.0]      # no center yet: the master's duals
+    pol.evaluated(CG.DualPoint(np.array([0.0, 1.0]), 0.0), 0.5)
+    pts = list(pol.points(mu, lam))
+    assert [p.alpha for p in pts] == [0.75, 0.5, 0.25, 0.0]
+    assert np.allclose(pts[0].mu, [0.25, 0.75]) and pts[0].lam == pytest.approx(0.5)
+    pol.evaluated(CG.DualPoint(mu, lam), 0.1)                  # a worse bound does not move the center
+    assert np.allclose(list(pol.points(mu, lam))[0].mu, [0.25, 0.75])
+    with pytest.raises(InputError, match="alpha"):
+        CG.WentgesSmoothing(alpha=1.0)
+    with pytest.raises(InputError, match="dual_policy"):
+        CG.column_generation(*tiny(0, n=20, J=4), SPECS["light"], dual_policy="bogus")
+
+
+def test_pricing_node_limit_stops_the_loop_as_a_work_limit():
+    """One node per exact call: the branch and bound stops without a column, the stop says so, and no
+    wall-clock limit was involved."""
+    X, y = tiny(2, n=40, J=8)
+    spec = F.MasterSpec(form="light", lambda0=0.001, lambda1=0.001, n_samples=40)
+    res = CG.column_generation(X, y, spec, pricing="bnb", max_literals=3, pricing_node_limit=1)
+    assert res.stop_reason == "pricing_work_limit" and not res.proven and not res.limited_by_time
+    assert res.work["bnb_nodes"] == res.work["pricing_calls"]
+    assert res.lower_bound <= full_lp(X, y, spec, 3) + 1e-9
+
+
+@pytest.mark.parametrize("kw", [{"pricing_node_limit": 0}, {"mip_node_limit": 1.5}, {"pricing_node_limit": True}])
+def test_work_limits_must_be_positive_integers(kw):
+    with pytest.raises(InputError, match="work limit"):
+        CG.column_generation(*tiny(0, n=20, J=4), SPECS["light"], **kw)
