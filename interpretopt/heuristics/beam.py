@@ -14,7 +14,9 @@ multiplied: their scores are the column sums minus their partner's, which halves
 on data binarized with negations.
 
 Literals that leave a clause's coverage unchanged are never added (they only add
-complexity), so the clauses returned are irredundant with respect to the data.
+complexity). A literal added later can still make an earlier one redundant (``x <= 9`` then
+``x <= 5``), so column generation puts every clause in canonical form before it becomes a
+column (:func:`interpretopt.methods._colgen.canonical_columns`).
 
 Reference: the beam-search pricing of AIX360's ``BooleanRuleCG`` (Arya et al. 2019),
 restated here over arrays.

@@ -175,7 +175,17 @@ def clause_cover(X: np.ndarray, clause: tuple) -> np.ndarray:
 
 
 def prune_clause(X: np.ndarray, clause: tuple) -> tuple:
-    """Drop literals whose removal leaves the clause's coverage of ``X`` unchanged."""
+    """The clause's canonical form on the rows of ``X``: literals whose removal leaves its coverage unchanged
+    are dropped, one pass in increasing literal order.
+
+    One pass suffices: a literal ``k`` kept because its removal changed the coverage still changes
+    it after later removals (those leave the coverage as it was, and dropping ``k`` only widens
+    it), so no literal of the result is redundant on these rows. Consequences for literals of one
+    feature: a literal implied by another one of the clause (``x <= 2`` implies ``x <= 5``) never
+    survives, so each feature keeps at most its tightest bound in each direction among the rows;
+    a contradictory clause (``x <= 2 AND x > 5``) covers no row and is never a column, since its
+    reduced cost ``a + b |k|`` is not negative.
+    """
     clause = list(clause)
     full = clause_cover(X, tuple(clause))
     for j in list(clause):
@@ -238,6 +248,8 @@ class RestrictedMaster:
             c = tuple(sorted(int(j) for j in c))
             if not c:
                 raise InputError("the empty clause (always true) cannot be a column; give at least one literal")
+            if not g:  # canonical form; a grounding clause is the user's rule and stays as given
+                c = prune_clause(self.X, c)
             if c in self.keys:
                 idx.append(self.keys[c])
                 continue
@@ -916,16 +928,31 @@ class LagrangianBounds:
         return float(ev.bound)
 
 
-def _at_master_duals(pres: PricingResult, X: np.ndarray, ev: Evaluation, rc_tol: float) -> PricingResult:
-    """``pres`` (priced at a smoothed point) keeping its columns that price out at the master's duals ``ev``."""
+def canonical_columns(pres: PricingResult, X: np.ndarray, ev: Evaluation, exclude, rc_tol: float,
+                      smoothed: bool = False) -> PricingResult:
+    """``pres``'s columns in canonical form (:func:`prune_clause`), new to the master, priced at ``ev``.
+
+    Each clause loses the literals whose removal leaves its coverage of the (merged) training
+    rows unchanged; its complexity is counted after that, so its reduced cost can only fall
+    (``b >= 0``). Clauses that become a master column (``exclude``) or a duplicate are dropped,
+    and only those of reduced cost below ``-rc_tol`` at ``ev`` (the master's duals) are kept.
+    A clause priced at a smoothed point (``smoothed``) proves nothing about the master's duals:
+    the result is then marked as not exact.
+    """
     if not pres.columns:
         return pres
-    cov = np.stack([clause_cover(X, c) for c in pres.columns], axis=1)
-    rcs = F.reduced_costs(cov, [len(c) for c in pres.columns], ev.r, ev.a, ev.b)
+    cols: list[tuple] = []
+    for c in pres.columns:
+        c = prune_clause(X, c)
+        if c not in exclude and c not in cols:
+            cols.append(c)
+    rcs = F.reduced_costs(np.stack([clause_cover(X, c) for c in cols], axis=1), [len(c) for c in cols], ev.r, ev.a,
+                          ev.b) if cols else np.zeros(0)
     keep = [k for k in np.argsort(rcs, kind="stable") if rcs[k] < -rc_tol]
-    return PricingResult(columns=[pres.columns[k] for k in keep], reduced_costs=np.asarray(rcs)[keep],
-                         rc_outside=-np.inf, exact=False, timed_out=pres.timed_out, best_clause=pres.best_clause,
-                         result=pres.result, method=pres.method, limit=pres.limit)
+    return PricingResult(columns=[cols[k] for k in keep], reduced_costs=np.asarray(rcs)[keep],
+                         rc_outside=-np.inf if smoothed else pres.rc_outside, exact=pres.exact and not smoothed,
+                         timed_out=pres.timed_out, best_clause=pres.best_clause, result=pres.result,
+                         method=pres.method, limit=pres.limit)
 
 
 class PricingRound:
@@ -960,8 +987,8 @@ class PricingRound:
             self.policy.evaluated(point, lb)
             best = max(best, lb)
             entry.update(pricing=pres.method, rc_outside=max(at.rc_cheap, pres.rc_outside), n_points=n_points)
-            if point.alpha > 0.0:
-                pres = _at_master_duals(pres, self.bounds.master.X, ev, self.rc_tol)
+            pres = canonical_columns(pres, self.bounds.master.X, ev, self.bounds.master.keys, self.rc_tol,
+                                     smoothed=point.alpha > 0.0)
             if pres.columns or point.alpha == 0.0 or self.stop.proven(sol.objective, max(lower_bound, best)):
                 break
         return pres, best
