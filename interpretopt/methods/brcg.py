@@ -126,13 +126,26 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         many per call.
     max_iter : int, default 100
     time_limit : float or None
-        Wall-clock limit (seconds, > 0) of the column-generation loop. At the limit the
-        integer master still runs (under ``mip_time_limit``) over the clauses the last LP
-        saw; ``stop_reason_`` says ``"time_limit"``.
-    milp_time_limit : float, default 10
-        Limit of one exact pricing call (MILP or branch and bound).
-    mip_time_limit : float or None, default 60
-        Limit of the final integer master.
+        Wall-clock safety net (seconds, > 0) of the column-generation loop; ``max_iter`` is
+        its work limit. At the limit the integer master still runs over the clauses the last
+        LP saw; ``stop_reason_`` says ``"time_limit"`` and ``limited_by_time_`` is True.
+    milp_time_limit : float or None, default 300
+        Wall-clock safety net of one exact pricing call (MILP or branch and bound);
+        ``pricing_node_limit`` is its work limit.
+    mip_time_limit : float or None, default 300
+        Wall-clock safety net of the final integer master; ``mip_node_limit`` is its work
+        limit. Whichever limit stops it, the rule set is never worse than the rounded LP
+        solution or the empty set.
+    pricing_node_limit : int or None, default 200000
+        Work limit of one exact pricing call: branch-and-bound nodes (``"bnb"``, ``"beam+bnb"``)
+        or HiGHS' ``mip_max_nodes`` of the pricing MILP. A call stopped by it keeps a valid
+        bound; when the round finds no column the fit stops as ``"pricing_work_limit"``.
+    mip_node_limit : int or None, default 5000
+        Work limit of the integer master: HiGHS' ``mip_max_nodes`` (other MILP solvers have
+        the time limit only).
+    dual_policy : {"none", "wentges", "neame"} or object, default "none"
+        Dual stabilisation of pricing (:data:`~interpretopt.methods._colgen.DUAL_POLICIES`);
+        smoothing did not pay off in the measurements given there, so none by default.
     solver : str or dict, default "highs"
         One solver for every role (:data:`SOLVER_ROLES`) it fits: ``master`` (the master LP:
         LP duals on an incremental model), ``pricing`` (the pricing MILP, when ``pricing``
@@ -191,8 +204,14 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         ``"heuristic"`` (beam pricing) or ``"feasible"`` (an incumbent with a bound and a gap).
     stop_reason_ : str
         ``"proven_optimal"``, ``"heuristic_pricing_exhausted"``, ``"pricing_time_limit"``,
-        ``"pricing_no_progress"``, ``"time_limit"``, ``"iteration_limit"`` (or
-        ``"single_class"`` when the labels have one class).
+        ``"pricing_work_limit"``, ``"pricing_no_progress"``, ``"time_limit"``,
+        ``"iteration_limit"`` (or ``"single_class"`` when the labels have one class).
+    limited_by_time_ : bool
+        A wall-clock safety net (``time_limit``, ``milp_time_limit``, ``mip_time_limit``)
+        stopped a stage: the result may depend on the machine's speed and load. With the work
+        limits binding first (the defaults) it is False and the fit is the same on any machine.
+    work_ : dict
+        Work done: LP solves (``iterations``), ``pricing_calls``, ``bnb_nodes``, ``columns``.
     solve_results_ : dict
         SolveResults of the last master LP, the last pricing MILP and the integer master.
     history_ : list of dict
@@ -252,12 +271,13 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, *, form: str = "light", C: float | None = None, lambda0: float = 0.001,
                  lambda1: float = 0.001, complexity: str = "literals+1", max_literals: int = 10,
                  pricing: str = "beam", beam_width: int = 5, columns_per_iter: int = 10, max_iter: int = 100,
-                 time_limit: float | None = None, milp_time_limit: float = 10.0, mip_time_limit: float | None = 60.0,
+                 time_limit: float | None = None, milp_time_limit: float | None = 300.0,
+                 mip_time_limit: float | None = 300.0,
                  solver: Any = "highs", pricing_solver: str | None = None, mip_solver: str | None = None,
                  binarizer: Any = "quantile", n_thresholds: int = 9, negations: bool = True,
                  conditions: Any = None, target_class: int = 1, init: str = "none", tol: float = 1e-4,
-                 settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = None,
-                 mip_node_limit: int | None = None, dual_policy: Any = "none") -> None:
+                 settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = 200_000,
+                 mip_node_limit: int | None = 5_000, dual_policy: Any = "none") -> None:
         self.pricing_node_limit = pricing_node_limit
         self.mip_node_limit = mip_node_limit
         self.dual_policy = dual_policy
@@ -656,12 +676,13 @@ class GroundedBRCGClassifier(BRCGClassifier):
                  form: str = "light", C: float | None = None, lambda0: float = 0.001, lambda1: float = 0.001,
                  complexity: str = "literals+1", max_literals: int = 10, pricing: str = "beam",
                  beam_width: int = 5, columns_per_iter: int = 10, max_iter: int = 100,
-                 time_limit: float | None = None, milp_time_limit: float = 10.0, mip_time_limit: float | None = 60.0,
+                 time_limit: float | None = None, milp_time_limit: float | None = 300.0,
+                 mip_time_limit: float | None = 300.0,
                  solver: Any = "highs", pricing_solver: str | None = None, mip_solver: str | None = None,
                  binarizer: Any = "quantile", n_thresholds: int = 9, negations: bool = True,
                  conditions: Any = None, target_class: int = 1, init: str = "none", tol: float = 1e-4,
-                 settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = None,
-                 mip_node_limit: int | None = None, dual_policy: Any = "none") -> None:
+                 settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = 200_000,
+                 mip_node_limit: int | None = 5_000, dual_policy: Any = "none") -> None:
         super().__init__(form=form, C=C, lambda0=lambda0, lambda1=lambda1, complexity=complexity,
                          max_literals=max_literals, pricing=pricing, beam_width=beam_width,
                          columns_per_iter=columns_per_iter, max_iter=max_iter, time_limit=time_limit,

@@ -56,8 +56,9 @@ run's ``solver`` (one name for every role it fits, or one per role: ``master``, 
 ``integer``; see :data:`~interpretopt.methods.brcg.SOLVER_ROLES`) is checked against each role
 when the config loads; ``solver_<role>_requested`` and ``solver_<role>`` record, per role, the
 string given and the backend that ran. The config's ``settings`` pass on without
-their time limit: each stage has its own limit (``time_limit``, ``mip_time_limit``,
-``milp_time_limit``). Rule sets reused across runs (rule set A of a repetition, B of a
+their time limit: each stage has its own work limit (``max_iter``, ``pricing_node_limit``,
+``mip_node_limit``) and wall-clock safety net (``time_limit``, ``milp_time_limit``,
+``mip_time_limit``); a row says when a safety net stopped a fit (``limited_by_time_A``). Rule sets reused across runs (rule set A of a repetition, B of a
 flip probability) are shared through ``ctx.memo``, keyed by the training rows, the model and
 every fit parameter; random draws come from ``ctx.rng_for``.
 """
@@ -315,6 +316,8 @@ def _summary(prefix: str, est, X_test, y_test) -> dict:
         f"proven_{prefix}": bool(est.proven_),
         f"cg_iterations_{prefix}": int(est.n_iter_),
         f"stop_{prefix}": str(est.stop_reason_),
+        # a wall-clock safety net stopped a stage of the fit: the row may depend on the machine's load
+        f"limited_by_time_{prefix}": bool(getattr(est, "limited_by_time_", False)),
     }
 
 

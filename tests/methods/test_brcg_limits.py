@@ -1,0 +1,120 @@
+"""BRCG's results are shaped by work limits only: the same fit on a ten times slower clock is the same fit.
+
+Every wall-clock check of BRCG reads :mod:`interpretopt._clock`, so :func:`slowed_clock` makes
+the fit see a machine ``factor`` times slower. At the defaults (work limits: ``max_iter``,
+``pricing_node_limit``, ``mip_node_limit``; wall-clock limits only as safety nets) the rules,
+objective and bound must not change; the second test shows that the comparison does fail when a
+wall-clock limit shapes the result.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from interpretopt._clock import slowed_clock
+from interpretopt.data import load_dataset
+from interpretopt.formulations import brcg as F
+from interpretopt.methods import _colgen as CG
+from interpretopt.methods.brcg import BRCGClassifier
+from tests.instances import tiny
+
+
+@pytest.fixture(scope="module")
+def bc():
+    ds = load_dataset("breast_cancer")
+    return ds.X.iloc[:300], np.asarray(ds.y)[:300]
+
+
+def fingerprint(est) -> tuple:
+    return (est.clauses_, est.objective_, est.lower_bound_, est.lp_lower_bound_, est.stop_reason_, est.n_iter_,
+            est.work_)
+
+
+def fit(X, y, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return BRCGClassifier(n_thresholds=5, **kw).fit(X, y)
+
+
+def same_on_a_slowed_clock(X, y, factor: float, **kw) -> tuple[bool, object]:
+    plain = fit(X, y, **kw)
+    with slowed_clock(factor):
+        slow = fit(X, y, **kw)
+    return fingerprint(plain) == fingerprint(slow), slow
+
+
+@pytest.mark.parametrize("kw", [{}, {"pricing": "beam+bnb", "max_literals": 2},
+                                {"pricing": "bnb", "max_literals": 3, "pricing_node_limit": 50}])
+def test_default_limits_give_the_same_fit_on_a_ten_times_slower_clock(bc, kw):
+    X, y = bc
+    same, slow = same_on_a_slowed_clock(X, y, 10, **kw)
+    assert same and not slow.limited_by_time_
+
+
+def test_a_wall_clock_limit_that_shapes_the_fit_is_caught_and_reported(bc):
+    """The check above can fail: with the loop's safety net at 100 s and a clock 10^9 times slower the
+    fit stops at its first check, differs from the plain fit and says it was limited by time."""
+    X, y = bc
+    same, slow = same_on_a_slowed_clock(X, y, 1e9, time_limit=100.0)
+    assert not same and slow.limited_by_time_ and slow.stop_reason_ == "time_limit"
+
+
+def test_pricing_safety_net_is_reported_apart_from_the_work_limit(bc):
+    X, y = bc
+    with slowed_clock(1e9):
+        est = fit(X, y, pricing="bnb", max_literals=3, milp_time_limit=100.0)
+    assert est.stop_reason_ == "pricing_time_limit" and est.limited_by_time_
+    est = fit(X, y, pricing="bnb", max_literals=3, pricing_node_limit=1)
+    assert est.stop_reason_ == "pricing_work_limit" and not est.limited_by_time_
+
+
+def test_integer_master_cut_by_its_node_limit_is_never_worse_than_the_rounded_lp():
+    """A node limit of 1 leaves HiGHS at its root; the rule set is still at least as good as the LP
+    rounding and the empty set, the candidates the fit already had."""
+    X, y = tiny(5, n=60, J=10)
+    spec = F.MasterSpec(form="light", lambda0=0.002, lambda1=0.001, n_samples=60)
+    res = CG.column_generation(X, y, spec, pricing="beam", max_literals=3, mip_node_limit=1)
+    nl = np.array([len(c) for c in res.clauses], dtype=float)
+    w_lp = res.lp_solution[-len(res.clauses):]
+    rounded = np.flatnonzero(w_lp > 0.5)
+    assert res.objective <= F.master_objective(rounded, res.cover, y, nl, spec) + 1e-12
+    assert res.objective <= F.master_objective([], res.cover, y, nl, spec) + 1e-12
+    assert not res.limited_by_time
+
+
+def test_brcg_task_config_gives_the_same_rows_on_a_slowed_clock(tmp_path):
+    """A surrogate run of the 'What changed?' task at the estimator's limits, plain and on a clock ten
+    times slower: the same rows (every column but the measured times)."""
+    import pandas as pd
+    import yaml
+
+    from interpretopt.experiments.config import parse_config
+    from interpretopt.experiments.runner import run_experiment
+
+    raw = yaml.safe_load("""
+name: brcg_slowed_clock_check
+method: brcg
+params: {experiment: surrogate, n_thresholds: 4, max_literals: 2, pricing: beam+bnb, test_size: 0.3}
+datasets: [{name: breast_cancer, max_rows: 200}]
+models: [DT1]
+repetitions: 1
+seed: 0
+""")
+    frames = []
+    for factor in (None, 10):
+        out = tmp_path / f"run{factor}"
+        if factor is None:
+            run_experiment(parse_config(raw), out_dir=out, progress=False)
+        else:
+            with slowed_clock(factor):
+                run_experiment(parse_config(raw), out_dir=out, progress=False)
+        df = pd.read_parquet(out / "results.parquet")
+        assert (df["run_status"] == "ok").all(), df.get("error")
+        frames.append(df)
+    timing = [c for c in frames[0].columns if c.endswith("_time") or c.endswith("_at") or c.startswith("fit_time")]
+    assert not frames[1]["limited_by_time_A"].any()
+    a, b = (f.drop(columns=timing, errors="ignore") for f in frames)
+    pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True))
