@@ -109,6 +109,9 @@ class ClauseSearchResult:
         Expanded nodes cut by the closure bound (after the other bounds failed to cut them).
     n_budget_cuts : int
         Expanded nodes cut by the budget bound (after the exclusion bound failed to cut them).
+    work : int
+        Row-literal pairs the expanded nodes scored (``rows x allowed literals`` per node): a
+        machine-independent measure of the search's cost, proportional to its CPU time.
     """
 
     clauses: list
@@ -119,6 +122,7 @@ class ClauseSearchResult:
     best_clause: tuple | None = None
     n_closure_cuts: int = 0
     n_budget_cuts: int = 0
+    work: int = 0
 
 
 class ClauseBranchAndBound:
@@ -154,7 +158,8 @@ class ClauseBranchAndBound:
 
     def search(self, r, a: float, b: float, *, max_literals: int, max_columns: int = 10,
                exclude: Iterable[tuple] = (), cutoff: float = 0.0, node_limit: int | None = None,
-               time_limit: float | None = None, clock: Callable[[], float] | None = None) -> ClauseSearchResult:
+               time_limit: float | None = None, clock: Callable[[], float] | None = None,
+               work_limit: float | None = None) -> ClauseSearchResult:
         """Clauses of reduced cost ``a + b |k| + r @ delta_k`` below ``cutoff``, best first, with a bound.
 
         Parameters
@@ -173,6 +178,9 @@ class ClauseBranchAndBound:
             Only clauses strictly below it are of interest.
         node_limit, time_limit : int, float or None
             Stop after this many expanded nodes / seconds of ``clock``.
+        work_limit : float or None
+            Stop once the expanded nodes have scored this many row-literal pairs (``work`` of
+            the result), a work limit proportional to CPU time on any data.
         clock : callable or None
             Seconds (default :func:`interpretopt._clock.monotonic`, the package clock).
         """
@@ -186,7 +194,7 @@ class ClauseBranchAndBound:
         with single_blas_thread():
             return self._search(r, float(a), float(b), int(max_literals), int(max_columns),
                                 {tuple(sorted(int(j) for j in c)) for c in exclude}, float(cutoff),
-                                node_limit, time_limit, clock or monotonic)
+                                node_limit, time_limit, clock or monotonic, work_limit)
 
     @staticmethod
     def _exclusion_bound(X: np.ndarray, XF: np.ndarray, neg: np.ndarray, rows: np.ndarray, start: int, covered_neg_part: np.ndarray,
@@ -293,7 +301,8 @@ class ClauseBranchAndBound:
         flow = int(maximum_flow(G, 0, p + q + 1).flow_value)
         return base + (flow - int(mu_i.sum())) / scale
 
-    def _search(self, r_all, a, b, D, K, excluded, cutoff, node_limit, time_limit, clock) -> ClauseSearchResult:
+    def _search(self, r_all, a, b, D, K, excluded, cutoff, node_limit, time_limit, clock,
+                work_limit=None) -> ClauseSearchResult:
         t0 = clock()
         # rows with r_i = 0 change no reduced cost and no dominance test: drop them
         rel = np.flatnonzero(r_all != 0.0)
@@ -325,7 +334,7 @@ class ClauseBranchAndBound:
         # the root: the empty clause covers every row; its children are the single literals
         heap: list = [(a + b + float(rneg.sum()), 0, (), np.arange(m))]
         counter = 1
-        n_nodes = 0
+        n_nodes = work = 0
         n_closure_cuts = n_budget_cuts = 0
         complete = True
         while heap:
@@ -334,6 +343,7 @@ class ClauseBranchAndBound:
                 heap.clear()
                 break
             if (node_limit is not None and n_nodes >= node_limit) or \
+                    (work_limit is not None and work >= work_limit) or \
                     (time_limit is not None and clock() - t0 >= time_limit):
                 complete = False
                 break
@@ -343,6 +353,7 @@ class ClauseBranchAndBound:
             start = clause[-1] + 1 if clause else 0
             if start >= self.J:
                 continue
+            work += rows.size * (self.J - start)
             Xn = X[rows, start:]
             if 3 * rows.size >= m:
                 # a large node: one product over every row (W zero outside the node) reads the
@@ -404,6 +415,6 @@ class ClauseBranchAndBound:
         items = sorted(((-neg_rc, c) for neg_rc, c in kept), key=lambda t: (t[0], t[1]))
         rc_lb = min(T, pending, excluded_min, items[0][0] if items else np.inf)
         return ClauseSearchResult(clauses=[c for _, c in items], reduced_costs=np.array([v for v, _ in items]),
-                                  rc_lower_bound=float(rc_lb), complete=complete, n_nodes=n_nodes,
+                                  rc_lower_bound=float(rc_lb), complete=complete, n_nodes=n_nodes, work=int(work),
                                   best_clause=best_clause, n_closure_cuts=n_closure_cuts,
                                   n_budget_cuts=n_budget_cuts)

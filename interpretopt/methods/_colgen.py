@@ -49,7 +49,7 @@ import numbers
 import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -337,6 +337,11 @@ class PricingResult:
     limit : {"time", "work"} or None
         Which limit stopped the exact method early: its node limit (a work limit, the same on
         any machine) or its wall-clock safety net.
+    space_literals, space_rc : int or None, float
+        A bound ``space_rc`` on the reduced cost of every clause of at most ``space_literals``
+        literals that is not a master column, from an exact search over that smaller space
+        (:class:`ExactPhaseThenBeam`); ``rc_outside`` is then ``-inf`` unless that space is
+        the whole one.
     """
 
     columns: list
@@ -348,6 +353,8 @@ class PricingResult:
     result: Any = None
     method: str = ""
     limit: str | None = None
+    space_literals: int | None = None
+    space_rc: float = -np.inf
 
 
 def _limit_kind(res) -> str:
@@ -467,7 +474,8 @@ class BnbPricing:
         self.time_limit, self.clock = None if time_limit is None else float(time_limit), clock
         self.node_limit = None if node_limit is None else int(node_limit)
         self.build_time = 0.0
-        self.n_nodes = 0
+        self.n_nodes = self.work = 0
+        self.work_limit: float | None = None  # set by the exact phase (its budget left)
 
     def price(self, r, a, b, *, exclude: Iterable[tuple] = (), time_limit: float | None = None,
               rc_tol: float = 0.0, start=None, cutoff: float = 0.0) -> PricingResult:
@@ -475,11 +483,14 @@ class BnbPricing:
         res = self.search.search(r, a, b, max_literals=self.D, max_columns=self.max_columns,
                                  exclude=set(exclude) | self.ground, cutoff=cutoff,
                                  time_limit=_min_limit(self.time_limit, time_limit), node_limit=self.node_limit,
-                                 clock=self.clock)
+                                 clock=self.clock, work_limit=self.work_limit)
         self.n_nodes += res.n_nodes
+        self.work += res.work
         limit = None
         if not res.complete:
-            limit = "work" if self.node_limit is not None and res.n_nodes >= self.node_limit else "time"
+            by_work = (self.node_limit is not None and res.n_nodes >= self.node_limit) or \
+                (self.work_limit is not None and res.work >= self.work_limit)
+            limit = "work" if by_work else "time"
         return PricingResult(columns=list(res.clauses), reduced_costs=np.asarray(res.reduced_costs, dtype=float),
                              rc_outside=res.rc_lower_bound, exact=True, timed_out=not res.complete,
                              best_clause=res.best_clause, method="bnb", limit=limit)
@@ -504,6 +515,56 @@ class BeamThenMilp:
         return PricingResult(columns=out.columns, reduced_costs=out.reduced_costs, rc_outside=out.rc_outside,
                              exact=True, timed_out=out.timed_out, best_clause=out.best_clause, result=out.result,
                              method="beam+" + out.method, limit=out.limit)
+
+
+class ExactPhaseThenBeam:
+    """Exact pricing over clauses of up to ``literals`` literals under a total node budget, then the beam.
+
+    The first phase is ``"beam+bnb"`` at depth ``literals`` (the beam, and the branch and bound
+    when the beam finds nothing), the row-literal pairs its nodes score counted against
+    ``work_budget`` (a work limit, proportional to CPU time on any data). It
+    ends when the branch and bound finds no column (the LP over clauses of up to ``literals``
+    literals, plus the master's columns, is then solved: :attr:`complete`) or the budget is spent;
+    the beam over clauses of up to ``max_literals`` then continues from the columns it left.
+    The final master holds the exact phase's columns, so the integer master can select the rule
+    set exact pricing at ``literals`` would have found, and the beam's longer clauses besides.
+
+    Each exact call also bounds the reduced cost of every clause of the smaller space
+    (``space_rc``): with the Lagrangian terms (eq. (B1)) that is a valid lower bound on every
+    rule set whose clauses have at most ``literals`` literals (:class:`PricingRound`). It is a
+    bound on the whole space only when ``literals >= max_literals``.
+    """
+
+    def __init__(self, first: BeamThenMilp, beam: BeamPricing, *, literals: int, work_budget: float,
+                 whole_space: bool) -> None:
+        self.first, self.bnb, self.beam = first, first.milp, beam
+        self.literals, self.work_budget = int(literals), float(work_budget)
+        self.whole_space = bool(whole_space)
+        self.in_phase, self.complete = True, False
+        self.exact = self.whole_space
+
+    def price(self, r, a, b, *, exclude, time_limit=None, rc_tol: float = 0.0, start=None,
+              cutoff: float = 0.0) -> PricingResult:
+        left = self.work_budget - self.bnb.work
+        if self.in_phase and left <= 0:
+            self.in_phase = False
+        if not self.in_phase:
+            return self.beam.price(r, a, b, exclude=exclude, rc_tol=rc_tol)
+        self.bnb.work_limit = left
+        excl = list(exclude)
+        res = self.first.price(r, a, b, exclude=excl, time_limit=time_limit, rc_tol=rc_tol, cutoff=cutoff)
+        space_rc = res.rc_outside if res.exact else -np.inf
+        phase = replace(res, exact=res.exact and self.whole_space,
+                        rc_outside=res.rc_outside if self.whole_space else -np.inf,
+                        space_literals=self.literals, space_rc=space_rc, method="exact-phase:" + res.method)
+        if res.columns:
+            return phase
+        self.in_phase = False
+        self.complete = res.exact and not res.timed_out
+        if self.whole_space or res.limit == "time":
+            return phase  # the stop rule reads it as an exact pricer's answer
+        out = self.beam.price(r, a, b, exclude=excl, rc_tol=rc_tol)
+        return replace(out, space_literals=self.literals, space_rc=space_rc, method="exact-phase-end+beam")
 
 
 # ----------------------------------------------------------------------------- the integer master
@@ -678,6 +739,10 @@ class CGResult:
         pricing, ``columns`` generated.
     dual_policy : str
         Name of the dual policy used.
+    space_literals, space_bound, space_complete : int or None, float or None, bool
+        With an exact phase: a valid lower bound (``space_bound``, at least ``lower_bound``) on
+        the objective of every rule set whose clauses have at most ``space_literals`` literals,
+        and whether the phase completed (the LP over that space solved).
     """
 
     clauses: list
@@ -701,6 +766,10 @@ class CGResult:
     limited_by_time: bool = False
     work: dict = field(default_factory=dict)
     dual_policy: str = "none"
+    space_literals: int | None = None
+    space_bound: float | None = None
+    space_complete: bool = False
+    space_integer_bound: float | None = None
 
 
 def relative_gap(objective: float, bound: float) -> float:
@@ -963,6 +1032,8 @@ class PricingRound:
         self.n_calls = 0
         self.time_limited = False
         self.last_result = None  # the last pricing SolveResult (MILP pricing), for solve_results
+        self.space_bound = -np.inf  # best bound over the smaller clause space of an exact phase
+        self.space_literals: int | None = None
 
     def run(self, sol: MasterLP, ev: Evaluation, lower_bound: float, entry: dict) -> tuple[PricingResult, float]:
         """The round's columns (priced out at the master's duals) and the best bound of its points."""
@@ -984,6 +1055,10 @@ class PricingRound:
             if pres.result is not None:
                 self.last_result = pres.result
             lb = self.bounds.after_pricing(at, pres)
+            if pres.space_literals is not None:
+                # eq. (B1) with the exact phase's bound: valid over clauses of up to space_literals literals
+                self.space_literals = pres.space_literals
+                self.space_bound = max(self.space_bound, lb, float(at.terms.value(max(pres.space_rc, at.rc_cheap))))
             self.policy.evaluated(point, lb)
             best = max(best, lb)
             entry.update(pricing=pres.method, rc_outside=max(at.rc_cheap, pres.rc_outside), n_points=n_points)
@@ -1027,11 +1102,20 @@ def _initial_master(X, yu, wu, spec, solver, settings, initial_clauses, groundin
 
 
 def _make_pricer(pricing, lits, X, yu, master, *, max_literals, beam_width, columns_per_iter, pricing_solver,
-                 settings, milp_time_limit, pricing_node_limit):
-    """The pricing policy of ``pricing``: the beam, the exact pricer, or the beam then the exact pricer."""
+                 settings, milp_time_limit, pricing_node_limit, exact_phase_literals=None, exact_phase_work=None):
+    """The pricing policy of ``pricing``: the beam, the exact pricer, or the beam then the exact pricer
+    (``"beam"`` with an exact phase first when ``exact_phase_literals`` and ``exact_phase_work`` are given)."""
     exclude_ground = [c for c, g in zip(master.clauses, master.grounded) if g]
     beam = (BeamPricing(lits, max_literals=max_literals, width=beam_width, max_columns=columns_per_iter)
             if pricing.startswith("beam") else None)
+    if pricing == "beam" and exact_phase_literals and exact_phase_work:
+        d = min(int(exact_phase_literals), int(max_literals))
+        first = BeamThenMilp(BeamPricing(lits, max_literals=d, width=beam_width, max_columns=columns_per_iter),
+                             BnbPricing(X, yu, max_literals=d, max_columns=EXACT_COLUMNS_FACTOR * columns_per_iter,
+                                        exclude=exclude_ground, time_limit=milp_time_limit,
+                                        node_limit=pricing_node_limit))
+        return ExactPhaseThenBeam(first, beam, literals=d, work_budget=exact_phase_work,
+                                  whole_space=d >= max_literals), first.milp
     exact = None
     if pricing in ("milp", "beam+milp"):
         exact = MilpPricing(X, yu, max_literals=max_literals, exclude=exclude_ground, solver=pricing_solver,
@@ -1052,14 +1136,19 @@ def _integer_phase(master, last, yu, wu, spec, *, mip_solver, settings, mip_time
     grounded = np.asarray(master.grounded[:k_seen], dtype=bool)
     ip = IntegerMaster(yu, wu, spec, solver=mip_solver, settings=settings, node_limit=mip_node_limit).solve(
         master.cover_matrix(k_seen), n_lit, grounded, last.w if last is not None else None, mip_time_limit)
-    bound_ip = lower_bound
-    whole_weights = bool(np.all(np.equal(np.mod(wu, 1.0), 0.0)))
-    if spec.form == "constraint" and float(spec.grounding_penalty).is_integer() and whole_weights:
-        # the objective is a (weighted) Hamming loss in whole samples: round the bound up
-        bound_ip = math.ceil(lower_bound - 1e-9 * max(1.0, abs(lower_bound)))
+    bound_ip = integer_bound(spec, wu, lower_bound)
     gap = relative_gap(ip.objective, bound_ip)
     status = "optimal" if gap <= tol else "heuristic" if pricing == "beam" else "feasible"
     return clauses, ip, float(bound_ip), gap, status
+
+
+def integer_bound(spec: F.MasterSpec, weight: np.ndarray, bound: float) -> float:
+    """``bound`` rounded up to a whole number of samples when the objective counts samples (constraint
+    form, whole sample weights, whole grounding penalty), else ``bound``."""
+    whole_weights = bool(np.all(np.equal(np.mod(weight, 1.0), 0.0)))
+    if spec.form == "constraint" and float(spec.grounding_penalty).is_integer() and whole_weights:
+        return float(math.ceil(bound - 1e-9 * max(1.0, abs(bound))))
+    return float(bound)
 
 
 def _per_sample_lp(master, last, X, wu, inverse, y_full):
@@ -1084,7 +1173,8 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
                       mip_solver: str | None = None, initial_clauses=(), grounding=(), init: str = "none",
                       tol: float = 1e-4, settings=None, clock: Callable[[], float] | None = None,
                       sample_weight=None, pricing_node_limit: int | None = None, mip_node_limit: int | None = None,
-                      dual_policy=None) -> CGResult:
+                      dual_policy=None, exact_phase_literals: int | None = None,
+                      exact_phase_work: float | None = None) -> CGResult:
     """Column generation for the BRCG master (constraint, light or grounded form), with certificates.
 
     Parameters
@@ -1123,6 +1213,13 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     mip_node_limit : int or None
         Work limit of the integer master: HiGHS' ``mip_max_nodes``. The rule set is never
         worse than the rounded LP solution or the empty set (:class:`IntegerMaster`).
+    exact_phase_literals, exact_phase_work : int, float or None
+        With ``pricing="beam"``: first an exact phase over clauses of up to
+        ``exact_phase_literals`` literals, its branch and bound scoring at most
+        ``exact_phase_work`` row-literal pairs in all (``work`` of
+        :class:`~interpretopt.heuristics.clause_bnb.ClauseSearchResult`, a work limit
+        proportional to CPU time; :class:`ExactPhaseThenBeam`), then the beam. Its bound over that smaller clause space
+        is ``space_bound`` of the result.
     dual_policy : None, str or object
         Where pricing looks (:data:`DUAL_POLICIES`: ``"none"``, the master's duals, the
         default; ``"wentges"``; ``"neame"``), or an object with ``reset``, ``points`` and
@@ -1153,7 +1250,10 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     limit helper (:class:`WorkBudget`), then the integer master (:func:`_integer_phase`).
     """
     _check_arguments(pricing, init, tol, time_limit, pricing_node_limit=pricing_node_limit,
-                     mip_node_limit=mip_node_limit)
+                     mip_node_limit=mip_node_limit, exact_phase_literals=exact_phase_literals)
+    if exact_phase_work is not None and (isinstance(exact_phase_work, bool) or not isinstance(exact_phase_work, numbers.Real)
+                                         or not exact_phase_work > 0):
+        raise InputError(f"exact_phase_work must be a positive number (a work limit) or None, got {exact_phase_work!r}")
     check_lp_solver(solver)
     pricing_solver, mip_solver = pricing_solver or "highs", mip_solver or "highs"
     if pricing in ("milp", "beam+milp"):
@@ -1174,7 +1274,8 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         pricer, exact = _make_pricer(pricing, lits, X, yu, master, max_literals=max_literals, beam_width=beam_width,
                                      columns_per_iter=columns_per_iter, pricing_solver=pricing_solver,
                                      settings=settings, milp_time_limit=milp_time_limit,
-                                     pricing_node_limit=pricing_node_limit)
+                                     pricing_node_limit=pricing_node_limit, exact_phase_literals=exact_phase_literals,
+                                     exact_phase_work=exact_phase_work)
         stop = StopRule(tol, budget)
         policy.reset()
         rounds = PricingRound(pricer, policy, LagrangianBounds(master, spec, yu, wu, F.Depth1Bound(lits)), stop,
@@ -1190,19 +1291,21 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         timings["integer"] += time.perf_counter() - t0
     return _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, rounds, exact,
                    lower_bound=lower_bound, bound_ip=bound_ip, gap=gap, status=status, stop_reason=stop_reason,
-                   timings=timings, wall0=wall0, tol=tol)
+                   timings=timings, wall0=wall0, tol=tol, spec=spec)
 
 
 def _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, rounds, exact, *, lower_bound,
-            bound_ip, gap, status, stop_reason, timings, wall0, tol) -> CGResult:
+            bound_ip, gap, status, stop_reason, timings, wall0, tol, spec) -> CGResult:
     """The :class:`CGResult` of a finished loop and integer master."""
     n = X_full.shape[0]
     cover = np.stack([clause_cover(X_full, c) for c in clauses], axis=1) if clauses else np.zeros((n, 0), bool)
     x_lp, lp_duals = _per_sample_lp(master, last, X, wu, inverse, y_full)
     ip_time = ip.result is not None and not ip.result.status == _solvers().SolveStatus.OPTIMAL \
         and _limit_kind(ip.result) == "time"
+    space_bound = None if rounds.space_literals is None else max(float(lower_bound), rounds.space_bound)
     work = {"iterations": len(history), "pricing_calls": rounds.n_calls,
-            "bnb_nodes": getattr(exact, "n_nodes", 0), "columns": master.n_columns}
+            "bnb_nodes": getattr(exact, "n_nodes", 0), "bnb_work": getattr(exact, "work", 0),
+            "columns": master.n_columns}
     timings["total"] = time.perf_counter() - wall0
     return CGResult(clauses=clauses, selected=ip.selected, restricted_lp=last.objective if last is not None else None,
                     lower_bound=float(lower_bound), integer_bound=bound_ip, objective=ip.objective, gap=gap,
@@ -1212,7 +1315,9 @@ def _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, 
                     timings=timings, tol=float(tol), lp_solution=x_lp, lp_duals=lp_duals, integer_source=ip.source,
                     cover=cover, limited_by_time=bool(rounds.stop.budget.limited_by_time or rounds.time_limited
                                                       or ip_time),
-                    work=work, dual_policy=rounds.policy.name)
+                    work=work, dual_policy=rounds.policy.name, space_literals=rounds.space_literals,
+                    space_bound=space_bound, space_complete=bool(getattr(rounds.pricer, "complete", False)),
+                    space_integer_bound=None if space_bound is None else integer_bound(spec, wu, space_bound))
 
 
 def _loop(master: RestrictedMaster, rounds: PricingRound, timings: dict):

@@ -45,6 +45,9 @@ from interpretopt.methods._colgen import (
 from interpretopt.rules import RuleSet
 from interpretopt.solvers._roles import SolverRole, assign_solvers
 
+#: default work budget of the exact phase (``exact_phase_work``): see :class:`BRCGClassifier`
+EXACT_PHASE_WORK = 5e8
+
 __all__ = ["BRCGClassifier", "GroundedBRCGClassifier", "CGResult", "column_generation", "PRICING_STRATEGIES",
            "STOP_REASONS", "SOLVER_ROLES", "active_solver_roles", "solver_roles"]
 
@@ -143,6 +146,18 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
     mip_node_limit : int or None, default 5000
         Work limit of the integer master: HiGHS' ``mip_max_nodes`` (other MILP solvers have
         the time limit only).
+    exact_phase_literals : int or None, default 3
+        With ``pricing="beam"``: before the beam, exact pricing (``"beam+bnb"``) over clauses of
+        up to this many literals, under the work budget ``exact_phase_work``; the beam then
+        continues over clauses of up to ``max_literals`` from its columns. The integer master
+        chooses among both, so where the phase completes the rule set is at least as good as
+        what exact pricing at this depth finds (``None``: the beam alone).
+    exact_phase_work : float or None, default 5e8
+        Work budget of the whole exact phase: row-literal pairs its branch and bound scores (a
+        work limit, the same on any machine, about 7e7 per CPU second). Measured
+        (``benchmarks/bench_brcg.py --defaults``, 70/30 splits, seed 0): the phase completes
+        on banknote (1.0e7) and compas (3.2e8, 4.7 CPU s); on larger problems it stops at the
+        budget with the columns and the bound found so far.
     dual_policy : {"none", "wentges", "neame"} or object, default "none"
         Dual stabilisation of pricing (:data:`~interpretopt.methods._colgen.DUAL_POLICIES`);
         smoothing did not pay off in the measurements given there, so none by default.
@@ -182,25 +197,42 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         Value of the restricted master LP (over the generated clauses) at its last solve:
         what column generation *found*; not a bound until it is ``proven_``.
     lower_bound_ : float
-        A valid lower bound on the objective of every rule set: ``lp_lower_bound_``, rounded
-        up to a whole number of samples when the objective counts samples (``form=
-        "constraint"`` with whole sample weights and a whole grounding penalty), which an
-        integer objective cannot fall below.
+        The best valid lower bound the fit obtained, on the objective of every rule set whose
+        clauses lie in ``bound_space_``: ``lp_lower_bound_``, rounded up to a whole number of
+        samples when the objective counts samples (``form="constraint"`` with whole sample
+        weights and a whole grounding penalty), which an integer objective cannot fall below.
+    bound_space_ : str
+        The clause space ``lower_bound_`` and ``gap_`` hold over: ``"clauses of up to
+        max_literals literals"``, or ``"clauses of up to exact_phase_literals literals"`` when the
+        exact phase's bound over that smaller space is the higher one. Derivation: for any
+        duals ``(mu, lam)`` feasible for the master's dual, the Lagrangian bound (B1)
+        ``D0 + sum_k min(0, rc_k) + min(0, R)`` over the master's columns ``k`` and a lower
+        bound ``R`` on the reduced cost of every other clause of the space bounds the LP over
+        that space from below (weak duality, :mod:`interpretopt.formulations.brcg`), hence every
+        rule set of it. The depth-1 bound gives ``R`` for every clause; the exact phase's
+        branch and bound (complete, or its queue's least bound when its budget stops it) gives
+        ``R`` for clauses of up to ``exact_phase_literals`` literals only, so that bound is
+        reported with its space and never as a bound on longer clauses. A rule set that uses
+        longer clauses can beat every rule set of the smaller space; ``gap_`` is then 0.
+    full_lower_bound_ : float
+        The bound over clauses of up to ``max_literals`` literals (the whole space searched).
     lp_lower_bound_ : float
-        A valid lower bound on the LP over all clauses (the Lagrangian bound of
-        :mod:`interpretopt.formulations.brcg`, best over the iterations; 0, the objective's
-        own floor, before any LP is solved).
+        ``lower_bound_`` before rounding: a valid lower bound on the LP over ``bound_space_``
+        (the Lagrangian bound of :mod:`interpretopt.formulations.brcg`, best over the
+        iterations; 0, the objective's own floor, before any LP is solved).
     objective_ : float
         Objective of ``rules_`` (recomputed from the selection).
     gap_ : float
-        ``(objective_ - lower_bound_) / objective_``, against that valid bound only.
+        ``(objective_ - lower_bound_) / objective_``, against that valid bound only, over
+        ``bound_space_`` (0 when ``objective_`` is at or below it).
     proven_ : bool
         ``lp_lower_bound_`` is within ``tol`` of ``restricted_lp_``: the LP over all clauses
         is solved. Only a bound from exact pricing (or, rarely, the always-valid depth-1
         bound) can prove it, so beam pricing almost always gives ``False``. ``status_`` can
         be ``"optimal"`` without it when the integer objective meets ``lower_bound_``.
     status_ : str
-        Of ``rules_`` for the whole problem: ``"optimal"`` when ``gap_ <= tol``; otherwise
+        Of ``rules_`` for the whole space of ``max_literals``: ``"optimal"`` when the gap to
+        ``full_lower_bound_`` is within ``tol``; otherwise
         ``"heuristic"`` (beam pricing) or ``"feasible"`` (an incumbent with a bound and a gap).
     stop_reason_ : str
         ``"proven_optimal"``, ``"heuristic_pricing_exhausted"``, ``"pricing_time_limit"``,
@@ -255,6 +287,8 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         "pricing_node_limit": [Interval(Integral, 1, None, closed="left"), None],
         "mip_node_limit": [Interval(Integral, 1, None, closed="left"), None],
         "dual_policy": [StrOptions(set(DUAL_POLICIES)), HasMethods(["reset", "points", "evaluated"])],
+        "exact_phase_literals": [Interval(Integral, 1, None, closed="left"), None],
+        "exact_phase_work": [Interval(Real, 0, None, closed="neither"), None],
         "pricing_solver": [str, None],
         "mip_solver": [str, None],
         "binarizer": [StrOptions({"quantile", "tree", "passthrough"}), HasMethods(["fit", "transform"])],
@@ -277,7 +311,10 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
                  binarizer: Any = "quantile", n_thresholds: int = 9, negations: bool = True,
                  conditions: Any = None, target_class: int = 1, init: str = "none", tol: float = 1e-4,
                  settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = 200_000,
-                 mip_node_limit: int | None = 5_000, dual_policy: Any = "none") -> None:
+                 mip_node_limit: int | None = 5_000, dual_policy: Any = "none", exact_phase_literals: int | None = 3,
+                 exact_phase_work: float | None = EXACT_PHASE_WORK) -> None:
+        self.exact_phase_literals = exact_phase_literals
+        self.exact_phase_work = exact_phase_work
         self.pricing_node_limit = pricing_node_limit
         self.mip_node_limit = mip_node_limit
         self.dual_policy = dual_policy
@@ -464,7 +501,8 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
             initial_clauses=init_clauses,
             grounding=grounding, init=self.init, tol=self.tol, settings=settings, sample_weight=sw,
             pricing_node_limit=self.pricing_node_limit, mip_node_limit=self.mip_node_limit,
-            dual_policy=self.dual_policy)
+            dual_policy=self.dual_policy, exact_phase_literals=self.exact_phase_literals,
+            exact_phase_work=self.exact_phase_work)
         self.cg_ = res
         self._record_solvers(res.solve_results)
         self.clauses_ = [res.clauses[k] for k in res.selected]
@@ -487,10 +525,20 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         ``proven_``, ``status_``)."""
         self.solve_results_ = res.solve_results
         self.restricted_lp_ = res.restricted_lp
+        self.full_lower_bound_ = res.integer_bound
         self.lower_bound_ = res.integer_bound
         self.lp_lower_bound_ = res.lower_bound
+        self.bound_space_ = f"clauses of up to {self.max_literals} literals"
         self.objective_ = res.objective
         self.gap_ = res.gap
+        if res.space_integer_bound is not None and res.space_literals < self.max_literals \
+                and res.space_integer_bound > res.integer_bound:
+            # the exact phase's bound holds over the smaller clause space only: say which
+            from interpretopt.methods._colgen import relative_gap
+
+            self.lower_bound_, self.lp_lower_bound_ = res.space_integer_bound, res.space_bound
+            self.bound_space_ = f"clauses of up to {res.space_literals} literals"
+            self.gap_ = relative_gap(res.objective, res.space_integer_bound)
         self.proven_ = bool(res.proven)
         self.status_ = res.status
         self.stop_reason_ = res.stop_reason
@@ -537,7 +585,8 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         gap = 0.0 if cost - bound <= 1e-12 else (cost - bound) / cost
         self.solve_results_ = {"lp": None, "pricing": None, "integer": None}
         self.restricted_lp_ = None
-        self.lower_bound_ = self.lp_lower_bound_ = bound
+        self.lower_bound_ = self.lp_lower_bound_ = self.full_lower_bound_ = bound
+        self.bound_space_ = "all rule sets"
         self.objective_ = cost
         self.gap_ = gap
         self.proven_ = True
@@ -682,7 +731,8 @@ class GroundedBRCGClassifier(BRCGClassifier):
                  binarizer: Any = "quantile", n_thresholds: int = 9, negations: bool = True,
                  conditions: Any = None, target_class: int = 1, init: str = "none", tol: float = 1e-4,
                  settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = 200_000,
-                 mip_node_limit: int | None = 5_000, dual_policy: Any = "none") -> None:
+                 mip_node_limit: int | None = 5_000, dual_policy: Any = "none", exact_phase_literals: int | None = 3,
+                 exact_phase_work: float | None = EXACT_PHASE_WORK) -> None:
         super().__init__(form=form, C=C, lambda0=lambda0, lambda1=lambda1, complexity=complexity,
                          max_literals=max_literals, pricing=pricing, beam_width=beam_width,
                          columns_per_iter=columns_per_iter, max_iter=max_iter, time_limit=time_limit,
@@ -691,7 +741,8 @@ class GroundedBRCGClassifier(BRCGClassifier):
                          n_thresholds=n_thresholds, negations=negations, conditions=conditions,
                          target_class=target_class, init=init, tol=tol, settings=settings, random_state=random_state,
                          pricing_node_limit=pricing_node_limit, mip_node_limit=mip_node_limit,
-                         dual_policy=dual_policy)
+                         dual_policy=dual_policy, exact_phase_literals=exact_phase_literals,
+                         exact_phase_work=exact_phase_work)
         self.grounding = grounding
         self.c_u = c_u
         self.extend_literals = extend_literals

@@ -25,7 +25,7 @@ from tests.instances import tiny
 @pytest.fixture(scope="module")
 def bc():
     ds = load_dataset("breast_cancer")
-    return ds.X.iloc[:300], np.asarray(ds.y)[:300]
+    return ds.X.iloc[:150], np.asarray(ds.y)[:150]
 
 
 def fingerprint(est) -> tuple:
@@ -118,3 +118,21 @@ seed: 0
     assert not frames[1]["limited_by_time_A"].any()
     a, b = (f.drop(columns=timing, errors="ignore") for f in frames)
     pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True))
+
+
+def test_bound_names_its_clause_space_and_the_gap_is_measured_against_it(bc):
+    """At the defaults the exact phase's bound over clauses of up to 3 literals is reported with that space;
+    without the phase the bound is over max_literals."""
+    X, y = bc
+    est = fit(X, y)
+    assert est.bound_space_ in ("clauses of up to 3 literals", "clauses of up to 10 literals")
+    assert est.full_lower_bound_ <= est.lower_bound_ + 1e-12
+    if est.bound_space_ == "clauses of up to 3 literals":
+        assert est.lower_bound_ > est.full_lower_bound_
+    expect = max(0.0, (est.objective_ - est.lower_bound_) / est.objective_)
+    assert est.gap_ == pytest.approx(expect, abs=1e-9)
+    beam = fit(X, y, exact_phase_literals=None)
+    assert beam.bound_space_ == "clauses of up to 10 literals" and beam.lower_bound_ == beam.full_lower_bound_
+    exact3 = fit(X, y, max_literals=3, pricing="beam+bnb", exact_phase_literals=None)
+    # a bound over clauses of up to 3 literals never exceeds a rule set of that space
+    assert est.lower_bound_ <= exact3.objective_ + 1e-12

@@ -577,3 +577,41 @@ def test_pricing_node_limit_stops_the_loop_as_a_work_limit():
 def test_work_limits_must_be_positive_integers(kw):
     with pytest.raises(InputError, match="work limit"):
         CG.column_generation(*tiny(0, n=20, J=4), SPECS["light"], **kw)
+
+
+# ----------------------------------------------------------------------------- the exact phase before the beam
+@pytest.mark.parametrize("seed", [0, 1, 4, 7])
+@pytest.mark.parametrize("light", [True, False])
+def test_exact_phase_then_beam_is_never_worse_than_exact_pricing_at_its_depth(seed, light):
+    """The phase generates the columns exact pricing at depth 2 would, then the beam adds more: the integer
+    master over the larger set is no worse; its bound over clauses of up to 2 literals is valid."""
+    X, y = tiny(seed, n=40, J=7)
+    spec = (F.MasterSpec(form="light", lambda0=0.01, lambda1=0.005, n_samples=40) if light
+            else F.MasterSpec(form="constraint", C=5, n_samples=40))
+    exact = CG.column_generation(X, y, spec, pricing="beam+bnb", max_literals=2, tol=1e-6)
+    phased = CG.column_generation(X, y, spec, pricing="beam", max_literals=4, tol=1e-6, exact_phase_literals=2,
+                                  exact_phase_work=1e12)
+    assert set(exact.clauses) <= set(phased.clauses)
+    assert phased.objective <= exact.objective + 1e-9
+    assert phased.space_literals == 2 and phased.space_complete
+    lp2 = full_lp(X, y, spec, 2)
+    assert phased.space_bound <= lp2 + 1e-7 and phased.space_bound >= lp2 - 1e-4 * abs(lp2) - 1e-9
+    assert phased.lower_bound <= full_lp(X, y, spec, 4) + 1e-7 and phased.lower_bound <= phased.space_bound
+
+
+def test_exact_phase_budget_is_a_work_limit_and_its_bound_stays_valid():
+    """A budget of one root expansion (rows x literals row-literal pairs): the phase stops at once, by work."""
+    X, y = tiny(3, n=40, J=8)
+    spec = F.MasterSpec(form="light", lambda0=0.002, lambda1=0.001, n_samples=40)
+    res = CG.column_generation(X, y, spec, pricing="beam", max_literals=4, exact_phase_literals=3,
+                               exact_phase_work=1.0)
+    assert res.work["bnb_nodes"] == 1 and not res.space_complete and not res.limited_by_time
+    assert res.space_bound <= full_lp(X, y, spec, 3) + 1e-7
+
+
+def test_exact_phase_over_the_whole_space_proves_like_exact_pricing():
+    X, y = tiny(2, n=30, J=6)
+    spec = F.MasterSpec(form="light", lambda0=0.01, lambda1=0.005, n_samples=30)
+    res = CG.column_generation(X, y, spec, pricing="beam", max_literals=2, tol=1e-6, exact_phase_literals=3,
+                               exact_phase_work=1e12)
+    assert res.proven and res.restricted_lp == pytest.approx(full_lp(X, y, spec, 2), abs=1e-7)
