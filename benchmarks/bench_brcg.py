@@ -138,6 +138,8 @@ def binarize(X):
 def fit_ours(Xb, y, lambda0, lambda1, **kw):
     from interpretopt.methods.brcg import BRCGClassifier
 
+    # AIX360's beam alone (no exact phase), so that both implementations run the same search
+    kw = {"exact_phase_literals": None, **kw}
     est = BRCGClassifier(binarizer="passthrough", form="light", lambda0=lambda0, lambda1=lambda1, pricing="beam",
                          beam_width=5, columns_per_iter=10, max_literals=10, max_iter=100, **kw)
     with warnings.catch_warnings():
@@ -170,6 +172,42 @@ def run_anchor(python: str | None, Xb, y, lambda0, lambda1, time_max):
             last = (out.stderr.strip().splitlines() or ["?"])[-1]
             return None, f"anchor not available ({last})"
         return json.loads(out.stdout.strip().splitlines()[-1]), ""
+
+
+def run_exact(Xb, y, l0: float, l1: float, depth: int, limit: float) -> None:
+    """Exact column generation (``pricing="beam+bnb"``) at ``max_literals=depth``: proven, CPU, calls."""
+    from interpretopt.methods.brcg import BRCGClassifier
+
+    ex = BRCGClassifier(binarizer="passthrough", form="light", lambda0=l0, lambda1=l1, pricing="beam+bnb",
+                        max_literals=depth, max_iter=10_000, milp_time_limit=limit)
+    c0 = time.process_time()
+    ex.fit(Xb.astype(np.int8), y)
+    cpu = time.process_time() - c0
+    calls = sum(1 for h in ex.history_ if str(h.get("pricing", "")).endswith("bnb"))
+    if not ex.proven_:
+        print(f"exact    NOT proven within {limit:g} s per exact pricing call "
+              f"(stop {ex.stop_reason_}): the bound below is what is proven")
+    print(f"exact    max_literals={depth} (beam+bnb): proven {ex.proven_}  stop {ex.stop_reason_}  "
+          f"cpu {cpu:.2f} s  exact pricing calls {calls}  LP solves {len(ex.history_)}  "
+          f"restricted LP {ex.restricted_lp_:.6f}  lower bound {ex.lower_bound_:.6f}  "
+          f"objective {ex.objective_:.6f}  status {ex.status_}")
+
+
+def run_backends(Xb, y, l0: float, l1: float, solvers) -> None:
+    """The same fit through each installed master-LP and integer-master backend."""
+    for lp in ("highs", "ortools_glop"):
+        if lp not in solvers:
+            continue
+        e, t = fit_ours(Xb, y, l0, l1, solver=lp)
+        print(f"backend  master LP {lp:13s} fit {t:7.2f} s  LP {e.timings_['lp']:.2f} s  "
+              f"restricted LP {e.restricted_lp_:.6f}  objective {e.objective_:.6f}")
+    for mip in ("highs", "ortools_scip", "cbc"):
+        if mip not in solvers:
+            continue
+        e, t = fit_ours(Xb, y, l0, l1, mip_solver=mip)
+        print(f"backend  integer   {mip:13s} fit {t:7.2f} s  integer master "
+              f"{e.timings_['integer']:.2f} s  objective {e.objective_:.6f}  "
+              f"status {e.status_}")
 
 
 def main(argv=None) -> int:
@@ -234,21 +272,7 @@ def main(argv=None) -> int:
               f"{solves / max(tm['total'], 1e-9):.2f} of the column-generation call, "
               f"{solves / max(t_ours, 1e-9):.2f} of the whole fit (target >= 0.6)")
         if args.exact:
-            from interpretopt.methods.brcg import BRCGClassifier
-
-            ex = BRCGClassifier(binarizer="passthrough", form="light", lambda0=l0, lambda1=l1, pricing="beam+bnb",
-                                max_literals=args.exact, max_iter=10_000, milp_time_limit=args.exact_limit)
-            c0 = time.process_time()
-            ex.fit(Xb.astype(np.int8), y)
-            cpu = time.process_time() - c0
-            calls = sum(1 for h in ex.history_ if str(h.get("pricing", "")).endswith("bnb"))
-            if not ex.proven_:
-                print(f"exact    NOT proven within {args.exact_limit:g} s per exact pricing call "
-                      f"(stop {ex.stop_reason_}): the bound below is what is proven")
-            print(f"exact    max_literals={args.exact} (beam+bnb): proven {ex.proven_}  stop {ex.stop_reason_}  "
-                  f"cpu {cpu:.2f} s  exact pricing calls {calls}  LP solves {len(ex.history_)}  "
-                  f"restricted LP {ex.restricted_lp_:.6f}  lower bound {ex.lower_bound_:.6f}  "
-                  f"objective {ex.objective_:.6f}  status {ex.status_}")
+            run_exact(Xb, y, l0, l1, args.exact, args.exact_limit)
         variants = [("ours", t_ours, ours_obj, est.bench_cpu_)]
         if "ortools_scip" in solvers:
             e2, t2 = fit_ours(Xb, y, l0, l1, mip_solver="ortools_scip")
@@ -278,21 +302,8 @@ def main(argv=None) -> int:
                       f"{t / res['fit_time']:.4f}; "
                       f"objective {label} - AIX360 = {obj - a_obj:+.6f} "
                       f"({'no worse' if obj <= a_obj + 1e-9 else 'WORSE'})")
-        if args.no_backends:
-            continue
-        for lp in ("highs", "ortools_glop"):
-            if lp not in solvers:
-                continue
-            e, t = fit_ours(Xb, y, l0, l1, solver=lp)
-            print(f"backend  master LP {lp:13s} fit {t:7.2f} s  LP {e.timings_['lp']:.2f} s  "
-                  f"restricted LP {e.restricted_lp_:.6f}  objective {e.objective_:.6f}")
-        for mip in ("highs", "ortools_scip", "cbc"):
-            if mip not in solvers:
-                continue
-            e, t = fit_ours(Xb, y, l0, l1, mip_solver=mip)
-            print(f"backend  integer   {mip:13s} fit {t:7.2f} s  integer master "
-                  f"{e.timings_['integer']:.2f} s  objective {e.objective_:.6f}  "
-                  f"status {e.status_}")
+        if not args.no_backends:
+            run_backends(Xb, y, l0, l1, solvers)
     if args.scaling:
         scaling(l0, l1)
     return 0

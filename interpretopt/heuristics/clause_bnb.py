@@ -301,6 +301,40 @@ class ClauseBranchAndBound:
         flow = int(maximum_flow(G, 0, p + q + 1).flow_value)
         return base + (flow - int(mu_i.sum())) / scale
 
+    @staticmethod
+    def _node_product(W: np.ndarray, Xf: np.ndarray, rows: np.ndarray, start: int) -> np.ndarray:
+        """``W`` restricted to the node's rows times its allowed literals (value, optimistic part, negatives)."""
+        if 3 * rows.size >= Xf.shape[0]:
+            # a large node: one product over every row (W zero outside the node) reads the
+            # float matrix once, where gathering the node's rows would copy most of it first
+            Wn = np.zeros_like(W)
+            Wn[:, rows] = W[:, rows]
+            return Wn @ Xf[:, start:]
+        return W[:, rows] @ Xf[rows, start:]
+
+    def _node_bound(self, X, XF, Xf, neg, r, rneg, rows, clause, start, P, lb, a, b, D, T) -> tuple[float, str]:
+        """The node's bound on every strict extension (exclusion, then budget and closure, module docstring)
+        and which bound cut it (``""``: not cut, ``"exclusion"``, ``"budget"``, ``"closure"``)."""
+        depth = len(clause) + 1
+        node_lb = max(lb, self._exclusion_bound(X, XF, neg, rows, start, P[1], a + b * depth + float(rneg[rows].sum()),
+                                                r))
+        if node_lb >= T:
+            return node_lb, "exclusion"
+        if clause and self.budget:
+            s_z = float(r[rows][neg[rows]].sum())
+            mu_p = -float(rneg[rows].sum())
+            node_lb = max(node_lb, self._budget_bound(P, s_z, mu_p, a + b * len(clause) + s_z - mu_p, b,
+                                                      D - len(clause)))
+            if node_lb >= T:
+                return node_lb, "budget"
+        if self.closure and clause:
+            n_neg_rows = int(neg[rows].sum())
+            if (rows.size - n_neg_rows) * n_neg_rows * (self.J - start) <= self.closure_work:
+                node_lb = max(node_lb, self._closure_bound(Xf, neg, rows, start, r, a + b * depth))
+                if node_lb >= T:
+                    return node_lb, "closure"
+        return node_lb, ""
+
     def _search(self, r_all, a, b, D, K, excluded, cutoff, node_limit, time_limit, clock,
                 work_limit=None) -> ClauseSearchResult:
         t0 = clock()
@@ -355,34 +389,12 @@ class ClauseBranchAndBound:
                 continue
             work += rows.size * (self.J - start)
             Xn = X[rows, start:]
-            if 3 * rows.size >= m:
-                # a large node: one product over every row (W zero outside the node) reads the
-                # float matrix once, where gathering the node's rows would copy most of it first
-                Wn = np.zeros_like(W)
-                Wn[:, rows] = W[:, rows]
-                P = Wn @ Xf[:, start:]
-            else:
-                P = W[:, rows] @ Xf[rows, start:]
-            # the exclusion bound on every strict extension of this node (module docstring)
-            node_lb = max(lb, self._exclusion_bound(X, XF, neg, rows, start, P[1], a + b * depth + float(rneg[rows].sum()),
-                                                    r))
-            if node_lb >= T:
+            P = self._node_product(W, Xf, rows, start)
+            node_lb, cut = self._node_bound(X, XF, Xf, neg, r, rneg, rows, clause, start, P, lb, a, b, D, T)
+            if cut:
+                n_budget_cuts += cut == "budget"
+                n_closure_cuts += cut == "closure"
                 continue
-            if clause and self.budget:
-                s_z = float(r[rows][neg[rows]].sum())
-                mu_p = -float(rneg[rows].sum())
-                node_lb = max(node_lb, self._budget_bound(P, s_z, mu_p, a + b * len(clause) + s_z - mu_p, b,
-                                                          D - len(clause)))
-                if node_lb >= T:
-                    n_budget_cuts += 1
-                    continue
-            if self.closure and clause:
-                n_neg_rows = int(neg[rows].sum())
-                if (rows.size - n_neg_rows) * n_neg_rows * (self.J - start) <= self.closure_work:
-                    node_lb = max(node_lb, self._closure_bound(Xf, neg, rows, start, r, a + b * depth))
-                    if node_lb >= T:
-                        n_closure_cuts += 1
-                        continue
             vals = a + b * depth + P[0]
             # children that remove a negative row (dominance; single literals are all kept,
             # since the empty clause is not a column)

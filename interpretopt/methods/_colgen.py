@@ -21,6 +21,11 @@ says what it *found* and what it *proved*:
   covers no more negatives, no fewer positives, no more literals) are left out, which keeps
   its optimum value (breast cancer: 119 of 201 columns, HiGHS 0.42 -> 0.18 s).
 
+The loop (:func:`_loop`) is built from named parts: the restricted master
+(:class:`RestrictedMaster`), a pricing policy (the pricer of ``pricing``), a dual policy
+(``dual_policy``, asked by :class:`PricingRound`), one stop rule (:class:`StopRule`) and one
+limit helper (:class:`WorkBudget`), then the integer master (:func:`_integer_phase`).
+
 Stop reasons: ``proven_optimal`` (the Lagrangian bound is within ``tol`` of the restricted
 LP: the LP over all clauses is solved), ``heuristic_pricing_exhausted`` (the beam found no
 column: nothing is proven), ``pricing_time_limit`` (the exact pricer hit its own limit
@@ -1243,11 +1248,6 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
     sample_weight : (n,) nonnegative or None
         Weight of each sample's Hamming loss (default 1 each): the merged rows of
         :func:`~F.unique_rows` carry the summed weight of their copies.
-
-    The loop (:func:`_loop`) is built from named parts: the restricted master
-    (:class:`RestrictedMaster`), a pricing policy (the pricer of ``pricing``), a dual policy
-    (``dual_policy``, asked by :class:`PricingRound`), one stop rule (:class:`StopRule`) and one
-    limit helper (:class:`WorkBudget`), then the integer master (:func:`_integer_phase`).
     """
     _check_arguments(pricing, init, tol, time_limit, pricing_node_limit=pricing_node_limit,
                      mip_node_limit=mip_node_limit, exact_phase_literals=exact_phase_literals)
@@ -1255,40 +1255,48 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
                                          or not exact_phase_work > 0):
         raise InputError(f"exact_phase_work must be a positive number (a work limit) or None, got {exact_phase_work!r}")
     check_lp_solver(solver)
-    pricing_solver, mip_solver = pricing_solver or "highs", mip_solver or "highs"
     if pricing in ("milp", "beam+milp"):
-        check_milp_solver(pricing_solver)
-    policy = _dual_policy(dual_policy)
+        check_milp_solver(pricing_solver or "highs")
+    opts = {k: v for k, v in locals().items() if k not in ("X_bin", "y", "spec", "clock", "dual_policy")}
+    with use_clock(clock) if clock is not None else nullcontext():
+        return _run(X_bin, y, spec, policy=_dual_policy(dual_policy), **opts)
+
+
+def _run(X_bin, y, spec, *, policy, max_literals, pricing, beam_width, columns_per_iter, max_iter, time_limit,
+         milp_time_limit, mip_time_limit, solver, pricing_solver, mip_solver, initial_clauses, grounding, init, tol,
+         settings, sample_weight, pricing_node_limit, mip_node_limit, exact_phase_literals,
+         exact_phase_work) -> CGResult:
+    """:func:`column_generation` after its checks, on the package clock."""
+    pricing_solver, mip_solver = pricing_solver or "highs", mip_solver or "highs"
     settings = settings if settings is not None else _solvers().SolveSettings()
     timings = {"build": 0.0, "lp": 0.0, "pricing": 0.0, "bound": 0.0, "integer": 0.0, "total": 0.0}
     wall0 = time.perf_counter()
-    with use_clock(clock) if clock is not None else nullcontext():
-        budget = WorkBudget(max_iter, time_limit)
-        X_full = np.asarray(X_bin, dtype=bool)  # no copy when the estimator passes bool
-        y_full = np.asarray(y).astype(np.int8)
-        X, yu, wu, inverse = F.unique_rows(X_full, y_full, sample_weight=sample_weight)
-        t0 = time.perf_counter()
-        master = _initial_master(X, yu, wu, spec, solver, settings, initial_clauses, grounding, init)
-        timings["build"] += time.perf_counter() - t0
-        lits = LiteralMatrix(X)  # literal-major copy and complementary literals, shared by the beam and the bound
-        pricer, exact = _make_pricer(pricing, lits, X, yu, master, max_literals=max_literals, beam_width=beam_width,
-                                     columns_per_iter=columns_per_iter, pricing_solver=pricing_solver,
-                                     settings=settings, milp_time_limit=milp_time_limit,
-                                     pricing_node_limit=pricing_node_limit, exact_phase_literals=exact_phase_literals,
-                                     exact_phase_work=exact_phase_work)
-        stop = StopRule(tol, budget)
-        policy.reset()
-        rounds = PricingRound(pricer, policy, LagrangianBounds(master, spec, yu, wu, F.Depth1Bound(lits)), stop,
-                              rc_tol=1e-9 * spec.loss_scale)
-        last, lower_bound, history, stop_reason = _loop(master, rounds, timings)
-        if exact is not None:
-            timings["build"] += exact.build_time
-            timings["pricing"] -= exact.build_time
-        t0 = time.perf_counter()
-        clauses, ip, bound_ip, gap, status = _integer_phase(
-            master, last, yu, wu, spec, mip_solver=mip_solver, settings=settings, mip_time_limit=mip_time_limit,
-            mip_node_limit=mip_node_limit, lower_bound=lower_bound, tol=tol, pricing=pricing)
-        timings["integer"] += time.perf_counter() - t0
+    budget = WorkBudget(max_iter, time_limit)
+    X_full = np.asarray(X_bin, dtype=bool)  # no copy when the estimator passes bool
+    y_full = np.asarray(y).astype(np.int8)
+    X, yu, wu, inverse = F.unique_rows(X_full, y_full, sample_weight=sample_weight)
+    t0 = time.perf_counter()
+    master = _initial_master(X, yu, wu, spec, solver, settings, initial_clauses, grounding, init)
+    timings["build"] += time.perf_counter() - t0
+    lits = LiteralMatrix(X)  # literal-major copy and complementary literals, shared by the beam and the bound
+    pricer, exact = _make_pricer(pricing, lits, X, yu, master, max_literals=max_literals, beam_width=beam_width,
+                                 columns_per_iter=columns_per_iter, pricing_solver=pricing_solver,
+                                 settings=settings, milp_time_limit=milp_time_limit,
+                                 pricing_node_limit=pricing_node_limit, exact_phase_literals=exact_phase_literals,
+                                 exact_phase_work=exact_phase_work)
+    stop = StopRule(tol, budget)
+    policy.reset()
+    rounds = PricingRound(pricer, policy, LagrangianBounds(master, spec, yu, wu, F.Depth1Bound(lits)), stop,
+                          rc_tol=1e-9 * spec.loss_scale)
+    last, lower_bound, history, stop_reason = _loop(master, rounds, timings)
+    if exact is not None:
+        timings["build"] += exact.build_time
+        timings["pricing"] -= exact.build_time
+    t0 = time.perf_counter()
+    clauses, ip, bound_ip, gap, status = _integer_phase(
+        master, last, yu, wu, spec, mip_solver=mip_solver, settings=settings, mip_time_limit=mip_time_limit,
+        mip_node_limit=mip_node_limit, lower_bound=lower_bound, tol=tol, pricing=pricing)
+    timings["integer"] += time.perf_counter() - t0
     return _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, rounds, exact,
                    lower_bound=lower_bound, bound_ip=bound_ip, gap=gap, status=status, stop_reason=stop_reason,
                    timings=timings, wall0=wall0, tol=tol, spec=spec)
