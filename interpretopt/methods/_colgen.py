@@ -566,10 +566,12 @@ class ExactPhaseThenBeam:
             return phase
         self.in_phase = False
         self.complete = res.exact and not res.timed_out
-        if self.whole_space or res.limit == "time":
+        if self.whole_space:
             return phase  # the stop rule reads it as an exact pricer's answer
+        # the phase is over (proven, out of budget, or stopped by its safety net, which the round records)
         out = self.beam.price(r, a, b, exclude=excl, rc_tol=rc_tol)
-        return replace(out, space_literals=self.literals, space_rc=space_rc, method="exact-phase-end+beam")
+        return replace(out, space_literals=self.literals, space_rc=space_rc, method="exact-phase-end+beam",
+                       limit=res.limit)
 
 
 # ----------------------------------------------------------------------------- the integer master

@@ -46,7 +46,8 @@ def test_rules_over_raw_features_predict_like_the_estimator(bc, fitted):
     assert fitted.status_ in ("heuristic", "optimal") and (fitted.status_ != "optimal" or fitted.gap_ <= fitted.tol)
     assert not fitted.proven_ or fitted.stop_reason_ == "proven_optimal"
     assert fitted.history_ and fitted.history_[0]["iteration"] == 0
-    assert fitted.stop_reason_ in ("heuristic_pricing_exhausted", "iteration_limit", "time_limit", "proven_optimal")
+    assert fitted.stop_reason_ in ("heuristic_pricing_exhausted", "iteration_limit", "time_limit", "proven_optimal",
+                                   "pricing_work_limit")
     text = fitted.render()
     assert "mean radius" in text or "worst" in text or "error" in text
 

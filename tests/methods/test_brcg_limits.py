@@ -136,3 +136,12 @@ def test_bound_names_its_clause_space_and_the_gap_is_measured_against_it(bc):
     exact3 = fit(X, y, max_literals=3, pricing="beam+bnb", exact_phase_literals=None)
     # a bound over clauses of up to 3 literals never exceeds a rule set of that space
     assert est.lower_bound_ <= exact3.objective_ + 1e-12
+
+
+def test_exact_phase_stopped_by_its_safety_net_goes_on_with_the_beam_and_says_so(bc):
+    X, y = bc
+    with slowed_clock(1e9):
+        est = fit(X, y, milp_time_limit=100.0)
+    # the branch and bound stopped before its first node; the beam over 10 literals finished the fit
+    assert est.limited_by_time_ and est.stop_reason_ == "heuristic_pricing_exhausted"
+    assert est.work_["bnb_nodes"] == 0 and est.rules_.n_rules >= 1
