@@ -484,6 +484,7 @@ class ExperimentConfig:
     path: str = "<string>"
     scale: str = "full"
     seed_overridden: bool = False  # set by :meth:`with_seed`: the root seed is not the file's
+    overrides: tuple[str, ...] = ()  # the `--set PATH=VALUE` overrides applied to the file (apply_overrides)
     # set by :meth:`with_datasets`: the datasets of the whole config, which its runs are hashed with (so the
     # runs of a selection are the whole config's runs, stored and reused as one)
     hash_datasets: tuple[DatasetSpec, ...] | None = None
@@ -1293,7 +1294,8 @@ def _parse_plot(c: Checker, p: Any, where: str) -> PlotSpec | None:
 
 
 def load_config(path: str | os.PathLike, *, smoke: bool = False, scale: str | None = None,
-                check_names: bool = True, allow_import: bool = False, max_runs: int | None = None) -> ExperimentConfig:
+                check_names: bool = True, allow_import: bool = False, max_runs: int | None = None,
+                overrides: typing.Sequence[str] = ()) -> ExperimentConfig:
     """Read and validate a YAML experiment config.
 
     Parameters
@@ -1311,6 +1313,9 @@ def load_config(path: str | os.PathLike, *, smoke: bool = False, scale: str | No
         Accept ``method: "module:function"`` (imports and calls it; see :func:`parse_config`).
     max_runs : int, optional
         The plan-size limit a method grid is checked against (see :func:`parse_config`).
+    overrides : sequence of str
+        ``PATH=VALUE`` overrides (the command line's ``--set``) applied to the file before it is
+        validated (:func:`apply_overrides`); kept in :attr:`ExperimentConfig.overrides`.
 
     Raises
     ------
@@ -1323,8 +1328,139 @@ def load_config(path: str | os.PathLike, *, smoke: bool = False, scale: str | No
         raise ConfigError(str(p), [f"no such file; configs available under {configs_root()}: "
                                    "run `interpretopt list configs`"])
     raw = _read_yaml(p)
-    cfg = parse_config(copy.deepcopy(raw) if raw is not None else {}, str(p), check_names=check_names,
-                       allow_import=allow_import, max_runs=max_runs)
+    kw = dict(check_names=check_names, allow_import=allow_import, max_runs=max_runs)
+    if overrides:
+        raw, given = apply_overrides(raw, overrides, str(p))
+        try:
+            cfg = _with_overrides(parse_config(raw, str(p), **kw), given)
+        except ConfigError as e:
+            raise ConfigError(f"{p} with --set {' --set '.join(given)}", e.problems) from None
+    else:
+        cfg = parse_config(copy.deepcopy(raw) if raw is not None else {}, str(p), **kw)
     if smoke and scale not in (None, "smoke"):
         raise ConfigError(str(p), [f"smoke=True contradicts scale={scale!r}"])
     return cfg.with_scale("smoke" if smoke else (scale or "full"))
+
+
+# ----------------------------------------------------------------------------- command-line overrides
+
+
+def apply_overrides(raw: Any, overrides: "typing.Sequence[str]", path: str = "<string>") -> tuple[dict, tuple[str, ...]]:
+    """The YAML document ``raw`` with ``--set PATH=VALUE`` overrides applied, and the overrides as given.
+
+    ``PATH`` is a dotted key path into the document, list elements by index
+    (``methods.0.params.max_depth``, ``settings.time_limit``, ``datasets.1.max_rows``); a config
+    written with ``method:`` + ``params:`` also takes ``methods.0.<key>``. A bare name that is no
+    top-level key is a parameter of the config's method(s) (``max_depth=3``). ``VALUE`` is read
+    as YAML (``3``, ``0.5``, ``true``, ``null``, ``[3, 6]``, ``{time_limit: 5}``). A parameter
+    set this way is also set in the ``smoke:`` and ``reduced:`` sections that set it, so that it
+    holds at every scale. The result is validated as the file is (:func:`parse_config`): an unknown
+    key gets the same did-you-mean.
+
+    Raises
+    ------
+    ConfigError
+        An override is not ``PATH=VALUE``, its value is not YAML, or its path does not exist in
+        the document's structure (a list index out of range, a key below a plain value, a bare
+        name that is neither a key nor a parameter; the message names the closest valid key).
+    """
+    from interpretopt._validation import did_you_mean
+
+    doc = copy.deepcopy(raw) if isinstance(raw, dict) else {}
+    given: list[str] = []
+    for item in overrides:
+        key_path, eq, text = str(item).partition("=")
+        key_path = key_path.strip()
+        if not eq or not key_path or any(not s for s in key_path.split(".")):
+            raise ConfigError(path, [f"--set {item!r}: expected PATH=VALUE, e.g. methods.0.params.max_depth=3 "
+                                     "or settings.time_limit=60"])
+        try:
+            value = yaml.safe_load(text) if text.strip() else None
+        except yaml.YAMLError as e:
+            raise ConfigError(path, [f"--set {item!r}: the value is not YAML ({str(e).splitlines()[0]})"]) from None
+        for target in _override_targets(doc, key_path, path, did_you_mean):
+            _set_path(doc, target, value, path, item)
+        given.append(f"{key_path}={text.strip()}")
+    return doc, tuple(given)
+
+
+def _with_overrides(cfg: ExperimentConfig, given: tuple[str, ...]) -> ExperimentConfig:
+    kw = {f.name: getattr(cfg, f.name) for f in fields(cfg)}
+    kw.update(overrides=given)
+    return ExperimentConfig(**kw)
+
+
+def _override_targets(doc: dict, key_path: str, path: str, did_you_mean) -> list[list[str]]:
+    """The key paths an override writes: its own, mapped onto a ``method:`` document, a bare
+    parameter name onto the methods' ``params``, plus the scale sections that set the parameter."""
+    parts = key_path.split(".")
+    if "methods" not in doc and "method" in doc and parts[:2] == ["methods", "0"] and len(parts) > 2:
+        parts = parts[2:]  # methods.0.params.x of a config written with `method:` + `params:`
+    top = spec_keys(ExperimentConfig) | {"method", "params"}
+    if len(parts) == 1 and parts[0] not in top:
+        targets = _parameter_targets(doc, parts[0])
+        if not targets:
+            known = sorted(top | set(_method_parameters(doc)))
+            raise ConfigError(path, [f"--set {key_path}: no such key{did_you_mean(parts[0], known)}; a bare name "
+                                     "is a top-level key or a parameter of the config's method; keys: "
+                                     f"{', '.join(sorted(top))}"])
+    else:
+        targets = [parts]
+    name = targets[0][-1]
+    if len(targets[0]) >= 2 and targets[0][-2] == "params":
+        for scale in ("smoke", "reduced"):
+            section = doc.get(scale)
+            if isinstance(section, dict) and isinstance(section.get("params"), dict) and name in section["params"]:
+                targets.append([scale, "params", name])
+    return targets
+
+
+def _method_parameters(doc: dict) -> dict[str, list[list[str]]]:
+    """Parameter name -> the ``params`` paths of the document's methods that accept it."""
+    from interpretopt.experiments.tasks import accepted_parameters, is_task_name
+
+    entries = ([(["params"], doc.get("method"), doc.get("params"))] if "method" in doc else
+               [(["methods", str(i), "params"], m.get("method"), m.get("params"))
+                for i, m in enumerate(doc.get("methods") or []) if isinstance(m, dict)])
+    out: dict[str, list[list[str]]] = {}
+    for where, method, params in entries:
+        names = set(params) if isinstance(params, dict) else set()
+        if isinstance(method, str) and is_task_name(method):
+            names |= set(accepted_parameters(method) or ())
+        for n in names:
+            out.setdefault(str(n), []).append(where)
+    return out
+
+
+def _parameter_targets(doc: dict, name: str) -> list[list[str]]:
+    return [where + [name] for where in _method_parameters(doc).get(name, [])]
+
+
+def _set_path(doc: dict, parts: list[str], value: Any, path: str, item: str) -> None:
+    """Write ``value`` at ``parts`` in ``doc``, creating missing mappings; a list takes an index."""
+    node: Any = doc
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        here = ".".join(parts[: i + 1])
+        if isinstance(node, list):
+            if not part.lstrip("-").isdigit() or not -len(node) <= int(part) < len(node):
+                raise ConfigError(path, [f"--set {item!r}: {here}: no element {part!r}; "
+                                         f"{'.'.join(parts[:i]) or 'the list'} has {len(node)} "
+                                         f"(indices 0 to {len(node) - 1})"])
+            idx = int(part)
+            if last:
+                node[idx] = value
+            else:
+                if isinstance(node[idx], str):  # `- breast_cancer` written out as its mapping
+                    node[idx] = {"name": node[idx]}
+                node = node[idx]
+        elif isinstance(node, dict):
+            if last:
+                node[part] = value
+            else:
+                if node.get(part) is None:
+                    node[part] = {}
+                node = node[part]
+        else:
+            raise ConfigError(path, [f"--set {item!r}: {'.'.join(parts[:i])} is a value ({node!r}), not a mapping "
+                                     "or list; set it whole"])

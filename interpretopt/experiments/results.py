@@ -85,7 +85,7 @@ RESERVED_COLUMNS = (
     "config_name", "config_hash", "run_key", "run_name", "method", "method_variant", "dataset", "dataset_name",
     "models", "model1", "model2", "pair_tag", "rep", "seed", "params", "smoke", "scale",
     "solver", "status", "objective", "bound", "gap",
-    "run_status", "error", "traceback", "warnings", "blackbox_fingerprint", "wall_time", "cpu_time", "started_at", "finished_at", "host",
+    "run_status", "error", "traceback", "warnings", "blackbox_fingerprint", "wall_time", "cpu_time", "started_at", "finished_at", "host", "overrides",
     "python_version", "platform", "git_commit", "code_fingerprint",
 ) + tuple(f"version_{p.replace('-', '_')}" for p in VERSION_PACKAGES)
 

@@ -46,7 +46,6 @@ import itertools
 import json
 import os
 import socket
-import sys
 import threading
 import time
 import traceback as _tb
@@ -72,6 +71,7 @@ from interpretopt.experiments.config import (
 from interpretopt.exceptions import InterpretoptError
 from interpretopt.experiments._claims import DEFAULT_MAX_AGE, ClaimBook
 from interpretopt.experiments._plansize import HOW_TO_ALLOW, PlanTooLargeError, check_plan_size, max_runs_limit
+from interpretopt.experiments.progress import progress_bar
 from interpretopt.experiments.results import RESERVED_COLUMNS, ResultStore, atomic_write_text, provenance
 
 __all__ = [
@@ -183,12 +183,13 @@ class RunEnv:
     data_dir: str | None = None
     record: tuple[str, ...] | None = None
     scale: str = "full"
+    overrides: tuple[str, ...] = ()  # the config's `--set` overrides (row column `overrides`)
 
     @classmethod
     def from_config(cls, config: ExperimentConfig, out_dir=None, data_dir=None) -> "RunEnv":
         return cls(config.name, config.config_hash, config.seed, config.solver, dict(config.settings), config.split,
                    config.is_smoke, None if out_dir is None else str(out_dir),
-                   None if data_dir is None else str(data_dir), config.record, config.scale)
+                   None if data_dir is None else str(data_dir), config.record, config.scale, config.overrides)
 
 
 # ----------------------------------------------------------------------------- caches (per process)
@@ -607,7 +608,7 @@ def runs_source(config: ExperimentConfig, out_dir: str | os.PathLike | None = No
     path = Path(config.path).parent / f"{config.runs_from}.yaml"
     if not path.is_file():
         raise ConfigError(config.path, [f"runs_from: no config {path.name} in {path.parent}"])
-    src = load_config(path, scale=config.scale)
+    src = load_config(path, scale=config.scale, overrides=config.overrides)
     if config.seed_overridden:  # `--seed`: the runs of the named config at the same root seed
         src = src.with_seed(config.seed)
     if config.hash_datasets is not None:  # `--datasets`: the same selection of the named config's runs
@@ -849,6 +850,7 @@ def _base_row(spec: RunSpec, env: RunEnv) -> dict:
         "warnings": None,
         "blackbox_fingerprint": None,
         "host": socket.gethostname(),
+        "overrides": " ".join(env.overrides) or None,
     }
     for k, v in spec.params.items():
         col = k if k not in RESERVED_COLUMNS else f"param_{k}"
@@ -1034,7 +1036,8 @@ def run_experiment(
     data_dir : path-like, optional
         Data directory for ``load_dataset`` (default ``INTERPRETOPT_DATA``).
     progress : bool, optional
-        Show a tqdm bar (default: when stderr is a terminal).
+        True: a tqdm bar with its ETA; False: nothing; None (default): the bar when stderr is a
+        terminal, else a line every 30 s or 10% of the runs (:mod:`~interpretopt.experiments.progress`).
     runs : list of RunSpec, optional
         A subset of :func:`plan_runs` to execute (default: all).
     scheduler_timeout : float, default=10
@@ -1232,13 +1235,7 @@ class _Execution:
 
 
 def _progress_bar(name: str, total: int, progress):
-    if progress is None:
-        progress = sys.stderr.isatty()
-    if not (progress and total):
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit="run", desc=name, dynamic_ncols=True)
+    return progress_bar(name, total, progress)  # tqdm on a terminal, a line every N s off one (progress.py)
 
 
 def _advance(bar, report: RunReport, total: int, workers: int) -> None:
