@@ -115,8 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="directory holding the benchmark data files (default: $INTERPRETOPT_DATA)")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("list", help="list datasets, black-box models, solvers, methods or configs")
-    p.add_argument("what", choices=["datasets", "models", "solvers", "methods", "configs"])
+    p = sub.add_parser("list", help="list datasets, black-box models, solvers, methods or configs",
+                       description="List what this installation has.")
+    p.add_argument("what", choices=["datasets", "models", "solvers", "methods", "configs"],
+                   help="datasets: the benchmark data sets and whether their files are held; models: the papers' "
+                        "black boxes; solvers: the backends, their capabilities and roles; methods: the methods "
+                        "and their estimators; configs: the experiment configs, one per published table")
     p.set_defaults(func=_cmd_list)
 
     p = sub.add_parser("demo", help="train a RandomForest on breast cancer and explain it with the methods")

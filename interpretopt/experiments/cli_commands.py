@@ -18,6 +18,7 @@ CONFIG is a path, or a name under ``configs/`` (``smoke``, ``imd/table1``).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -35,24 +36,60 @@ __all__ = [
 ]
 
 
+def _shipped_root() -> Path:
+    """The configs shipped inside the package (``interpretopt/configs``)."""
+    from interpretopt.experiments import config as C
+
+    return Path(C.__file__).resolve().parents[1] / "configs"
+
+
+def _candidates(root: Path, name: str) -> list[Path]:
+    stem = name.replace(":", "/")
+    if stem.startswith("configs/"):  # `configs/smoke.yaml` of the README, from another directory
+        stem = stem[len("configs/"):]
+    out = [root / stem, root / f"{stem}.yaml", root / f"{stem}.yml"]
+    if "-" in stem and "/" not in stem:  # imd-table1 -> imd/table1
+        paper, _, table = stem.partition("-")
+        out += [root / paper / f"{table}.yaml", root / paper / f"{table}.yml"]
+    return out
+
+
 def resolve_config_path(name: str) -> Path:
-    """A config path from a path or a name relative to ``configs/`` (``.yaml`` optional)."""
+    """A config path from a path or a name relative to ``configs/`` (``.yaml`` optional).
+
+    Looked up as a path from the working directory, then under :func:`configs_root` (a
+    ``configs/`` folder in the working directory, else the package's), then among the configs
+    shipped with the package, so that ``configs/smoke.yaml`` and ``imd/table1`` work from any
+    directory. A name that is none of these lists what is there (``imd/table99``: the tables of
+    ``imd``).
+    """
     from interpretopt.experiments.config import configs_root
 
     p = Path(name)
     if p.is_file():
         return p
-    root = configs_root()
-    stem = name.replace(":", "/")
-    for cand in (root / stem, root / f"{stem}.yaml", root / f"{stem}.yml"):
-        if cand.is_file():
-            return cand
-    if "-" in stem and "/" not in stem:  # imd-table1 -> imd/table1
-        paper, _, table = stem.partition("-")
-        for cand in (root / paper / f"{table}.yaml", root / paper / f"{table}.yml"):
+    roots = list(dict.fromkeys([configs_root(), _shipped_root()]))
+    for root in roots:
+        for cand in _candidates(root, name):
             if cand.is_file():
                 return cand
-    raise ConfigError(name, [f"no config file {name!r} and none under {root}; see `interpretopt list configs`"])
+    raise ConfigError(name, [_no_config_message(name, roots[0])])
+
+
+def _no_config_message(name: str, root: Path) -> str:
+    from interpretopt._validation import did_you_mean
+    from interpretopt.experiments.config import find_configs
+
+    stem = name.replace(":", "/").removeprefix("configs/").removesuffix(".yaml").removesuffix(".yml")
+    names = [str(q.relative_to(root).with_suffix("")) for q in find_configs(root)]
+    paper = stem.split("/")[0] if "/" in stem else stem.partition("-")[0]
+    tables = [n for n in names if n.startswith(paper + "/")]
+    if tables:
+        return (f"no config {name!r}{did_you_mean(stem, tables)}; the tables of {paper}: "
+                f"{', '.join(t.split('/', 1)[1] for t in tables)}")
+    papers = sorted({n.split("/")[0] for n in names if "/" in n})
+    return (f"no config file {name!r} and none under {root}{did_you_mean(stem, names)}; papers: "
+            f"{', '.join(papers)}; see `interpretopt list configs`")
 
 
 def _add_scale_options(p: argparse.ArgumentParser) -> None:
@@ -69,6 +106,11 @@ def _add_scale_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--datasets", type=_labels, default=None, metavar="LABEL[,LABEL...]",
                    help="only these datasets of the config (its dataset labels); the runs are the whole "
                         "config's runs, stored in its directory and reused by a later run of all of it")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="PATH=VALUE",
+                   help="override a key of the config (repeatable): a dotted path, list elements by index "
+                        "(methods.0.params.max_depth=3, settings.time_limit=60, datasets.0.max_rows=500), or a "
+                        "parameter of the config's method by name (max_depth=3); the value is YAML ([3, 6], "
+                        "true, null); checked as the file is; recorded in each row's 'overrides' column")
     _add_trust_options(p)
 
 
@@ -123,14 +165,19 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                    help="Dask scheduler address (tcp://host:8786): run on that cluster")
     p.add_argument("--scheduler-timeout", type=_seconds, default=10.0, metavar="SECONDS",
                    help="seconds to wait for the scheduler before giving up (default 10)")
-    p.add_argument("--out", default=None, metavar="DIR",
-                   help="output directory (default results/<name>, or results/<name>-<scale> below full scale)")
+    p.add_argument("--out", default=None, metavar="DIR", help=_OUT_HELP.format(what="store the results in"))
     p.add_argument("--force", action="store_true", help="rerun runs that are already stored")
     _add_scale_options(p)
     # SUPPRESS: a --data-dir given before the sub-command (top-level option) is not reset to None
     p.add_argument("--data-dir", default=argparse.SUPPRESS, metavar="DIR",
                    help="dataset directory (default $INTERPRETOPT_DATA)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+_CONFIG_HELP = ("a config file, or a name under configs/ (smoke, imd/table1); found from any directory among "
+                "the configs shipped with interpretopt")
+_OUT_HELP = ("directory to {what} (default results/<name>, or results/<name>-<scale> below full scale, as "
+             "`run` wrote them)")
 
 
 def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> None:
@@ -143,21 +190,24 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
     if include_list is None:
         include_list = "list" not in getattr(subparsers, "choices", {})
     p = subparsers.add_parser("run", help="run an experiment config (resumes; skips finished runs)")
-    p.add_argument("config", metavar="CONFIG")
+    p.add_argument("config", metavar="CONFIG", help=_CONFIG_HELP)
     _add_run_options(p)
     p.set_defaults(func=cmd_run)
 
     p = subparsers.add_parser("table", help="print and write the tables of an experiment from its results")
-    p.add_argument("config", metavar="CONFIG")
-    p.add_argument("--out", default=None, metavar="DIR")
+    p.add_argument("config", metavar="CONFIG", help=_CONFIG_HELP)
+    p.add_argument("--out", default=None, metavar="DIR", help=_OUT_HELP.format(what="read the results from and "
+                                                                                    "write <DIR>/tables to"))
     _add_scale_options(p)
-    p.add_argument("--format", default="markdown", choices=["markdown", "latex", "csv"])
+    p.add_argument("--format", default="markdown", choices=["markdown", "latex", "csv"],
+                   help="what to print (default markdown); all three are written under <out>/tables")
     p.add_argument("--name", default=None, metavar="TABLE", help="only this table")
     p.set_defaults(func=cmd_table)
 
     p = subparsers.add_parser("plot", help="write the plots of an experiment (PNG, SVG) from its results")
-    p.add_argument("config", metavar="CONFIG")
-    p.add_argument("--out", default=None, metavar="DIR")
+    p.add_argument("config", metavar="CONFIG", help=_CONFIG_HELP)
+    p.add_argument("--out", default=None, metavar="DIR", help=_OUT_HELP.format(what="read the results from and "
+                                                                                    "write <DIR>/plots to"))
     _add_scale_options(p)
     p.add_argument("--name", default=None, metavar="PLOT", help="only this plot")
     p.set_defaults(func=cmd_plot)
@@ -180,7 +230,7 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
 
     if include_list:
         p = subparsers.add_parser("list", help="list configs")
-        p.add_argument("what", choices=["configs"])
+        p.add_argument("what", choices=["configs"], help="configs: every config with its method and runs")
         p.set_defaults(func=cmd_list)
 
 
@@ -212,7 +262,10 @@ def _load(args):
         if scale not in (None, "smoke"):
             raise ConfigError(args.config, [f"--smoke contradicts --scale {scale}; give one of them"])
         scale = "smoke"
-    config = load_config(resolve_config_path(args.config), scale=scale,
+    path = resolve_config_path(args.config)
+    if Path(args.config) != path:  # found by name or among the shipped configs: say which file
+        print(f"(config: {path})", file=sys.stderr)
+    config = load_config(path, scale=scale, overrides=getattr(args, "overrides", None) or (),
                          allow_import=getattr(args, "allow_import", False), max_runs=getattr(args, "max_runs", None))
     if getattr(args, "seed", None) is not None:
         config = config.with_seed(args.seed)
@@ -243,10 +296,66 @@ def _guard(fn):
     return wrapped
 
 
+def _costs(out: Path | None = None) -> dict:
+    from interpretopt.experiments.report import read_costs
+
+    return read_costs(_shipped_costs(), out)
+
+
+def _announce(config, out: Path, n_jobs: int = 1, force: bool = False) -> None:
+    """Print the plan of a run before anything is planned or run: runs, already done, estimated time."""
+    from interpretopt.experiments.progress import estimate, plan_line
+    from interpretopt.experiments.report import count_runs
+    from interpretopt.experiments.runner import runs_source, stored_results
+
+    try:
+        n_runs = count_runs(runs_source(config, out)[0])
+    except InterpretoptError:
+        n_runs = None
+    try:
+        done = 0 if force else len(stored_results(config, out, ok_only=True))
+    except Exception:  # unreadable rows are reported by the run itself
+        done = 0
+    workers = n_jobs if n_jobs > 0 else (os.cpu_count() or 1)
+    print(plan_line(config.name, config.scale, n_runs, done, estimate(config, _costs(out)), workers), flush=True)
+
+
+def _held(config, data_dir) -> tuple[object, str | None]:
+    """The config restricted to the datasets whose files are held, and one message about the others
+    (None when every dataset is held).
+
+    Raises
+    ------
+    InterpretoptError
+        No dataset of the config is held: one message naming them, the files expected, and
+        ``--data-dir``.
+    """
+    from interpretopt.data import list_datasets
+
+    rows = {r["name"]: r for r in list_datasets(data_dir=data_dir)}
+    missing = [d for d in config.datasets if d.name in rows and not rows[d.name]["available"]]
+    if not missing:
+        return config, None
+    where = data_dir or os.environ.get("INTERPRETOPT_DATA")
+    files = ", ".join(f"{d.label} ({rows[d.name].get('file')})" for d in missing)
+    where_text = f"not in the data directory {where}" if where else "not found: no data directory is set"
+    text = (f"{len(missing)} of {len(config.datasets)} datasets of {config.name} are {where_text}: {files}. "
+            "Give the folder holding these files with --data-dir DIR (or INTERPRETOPT_DATA=DIR); "
+            "`interpretopt list datasets` shows what is held")
+    held = [d.label for d in config.datasets if d not in missing]
+    if not held:
+        raise InterpretoptError(text)
+    return config.with_datasets(held), text + f"; running the other {len(held)} only"
+
+
 def _run(args, config) -> tuple[int, Path]:
     from interpretopt.experiments.runner import run_experiment
 
     out = _out_dir(args, config)
+    config, note = _held(config, getattr(args, "data_dir", None))
+    if note:
+        print(f"warning: {note}", file=sys.stderr)
+    _announce(config, out, args.n_jobs, args.force)
     rep = run_experiment(config, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
                          data_dir=getattr(args, "data_dir", None), progress=False if args.quiet else None,
                          scheduler_timeout=getattr(args, "scheduler_timeout", 10.0),
@@ -283,20 +392,55 @@ def _results(config, out: Path):
     return df
 
 
-def _print_tables(config, df, out: Path, fmt: str = "markdown", name: str | None = None) -> None:
+def failed_runs_line(df, names) -> str | None:
+    """One line for tables that cannot be made because runs failed: how many failed and the first error
+    (None when no stored run failed)."""
+    if df is None or not len(df) or "run_status" not in df.columns:
+        return None
+    failed = df[df["run_status"] != "ok"]
+    if not len(failed):
+        return None
+    first = str(failed["error"].dropna().iloc[0]).splitlines()[0] if failed["error"].notna().any() else "?"
+    first = first if len(first) <= 300 else first[:297] + "..."
+    what = f"table {names[0]}" if len(names) == 1 else f"tables {', '.join(names)}"
+    return (f"{what} cannot be made: {len(failed)} of {len(df)} runs failed (first error: {first}); "
+            "see the run_status and error columns of the results")
+
+
+def _any_ok(df) -> bool:
+    return df is not None and len(df) > 0 and ("run_status" not in df.columns or bool((df["run_status"] == "ok").any()))
+
+
+def _print_tables(config, df, out: Path, fmt: str = "markdown", name: str | None = None) -> int:
     from interpretopt.experiments.tables import to_csv, to_latex, to_markdown, write_tables
 
     if not config.tables:
         print(f"{config.name}: the config defines no tables")
-        return
+        return 0
     if name and name not in [t.name for t in config.tables]:
         valid = ", ".join(t.name for t in config.tables)
         raise InterpretoptError(f"no table {name!r} in {config.path}; tables: {valid}")
-    done = write_tables(df, config, out, names=[name] if name else None)
     render = {"markdown": to_markdown, "latex": to_latex, "csv": to_csv}[fmt]
-    for tr in done.values():
-        print(render(tr))
-    print(f"(tables written to {out / 'tables'})")
+    missing: list[tuple[str, InterpretoptError]] = []
+    for spec in config.tables:
+        if name and spec.name != name:
+            continue
+        try:
+            done = write_tables(df, config, out, names=[spec.name])
+        except InterpretoptError as e:
+            missing.append((spec.name, e))
+            continue
+        for tr in done.values():
+            print(render(tr))
+    if len(missing) < len([t for t in config.tables if not name or t.name == name]):
+        print(f"(tables written to {out / 'tables'})")
+    if missing:
+        line = None if _any_ok(df) else failed_runs_line(df, [n for n, _ in missing])
+        if line is None:
+            raise InterpretoptError("; ".join(f"table {n}: {e}" for n, e in missing))
+        print(f"error: {line}", file=sys.stderr)
+        return 1
+    return 0
 
 
 @_guard
@@ -304,8 +448,7 @@ def cmd_table(args) -> int:
     """``table CONFIG``: print the config's tables (and write .md/.tex/.csv under <out>/tables)."""
     config = _load(args)
     out = _out_dir(args, config)
-    _print_tables(config, _results(config, out), out, args.format, args.name)
-    return 0
+    return _print_tables(config, _results(config, out), out, args.format, args.name)
 
 
 @_guard
@@ -399,8 +542,18 @@ def cmd_reproduce(args) -> int:
                     costs=R.read_costs(_shipped_costs(), out))
         _print_plan(df)
         return 0
-    if args.all == (args.config is not None):
-        raise ConfigError("reproduce", ["give either PAPER/TABLE or --all (not both, not neither)"])
+    if args.config is None and not args.all and args.paper:  # `reproduce --paper crl`: every table of crl
+        args.all = True
+        print(f"(every table of {', '.join(args.paper)}: the same as --all{''.join(' --paper ' + p for p in args.paper)})",
+              file=sys.stderr)
+    if args.all and args.config is not None:
+        raise ConfigError("reproduce", [f"give either PAPER/TABLE ({args.config}) or --all, not both"])
+    if not args.all and args.config is None:
+        raise ConfigError("reproduce", ["give a table (PAPER/TABLE, e.g. imd/table1), or --all for every table "
+                                        "(--paper PAPER for one paper's), or --plan; see `interpretopt list configs`"])
+    if args.overrides and args.all:
+        raise ConfigError("reproduce", ["--set applies to one table (PAPER/TABLE); --all reproduces the configs "
+                                        "as published"])
     if args.seed is not None and args.all:
         raise ConfigError("reproduce", ["--seed applies to one table (PAPER/TABLE); --all reproduces the "
                                         "published seeds"])
@@ -416,6 +569,8 @@ def cmd_reproduce(args) -> int:
         command = ("interpretopt reproduce --all --scale " + scale + "".join(f" --paper {p}" for p in args.paper or [])
                    + (" --no-run" if args.no_run else ""))
         _before_reproduce(args, scale, out)
+
+        _print_plan_totals(R.plan(scale, papers=args.paper, costs=_costs(out)), run=not args.no_run)
 
         def progress(rec):
             ok = "ok" if not rec.error else f"problem: {rec.error[:120]}"
@@ -438,13 +593,18 @@ def cmd_reproduce(args) -> int:
         path = resolve_config_path(args.config)
         config = _load(args)
         out = _out_dir(args, config)
+        held, note = _held(config, data_dir)
+        if note:
+            print(f"warning: {note}", file=sys.stderr)
+        if not args.no_run:
+            _announce(held, out, args.n_jobs, args.force)
+        selection = [d.label for d in held.datasets] if held is not config else args.datasets
         rec = R.reproduce_config(path, scale, out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
                                  data_dir=data_dir, progress=False if args.quiet else None, plots=False,
-                                 run=not args.no_run, seed=args.seed, datasets=args.datasets)
+                                 run=not args.no_run, seed=args.seed, datasets=selection, overrides=args.overrides)
         if rec.run_summary:
             print(rec.run_summary)
-        if rec.error:
-            print(f"problem: {rec.error}", file=sys.stderr)
+        _print_problems(rec)
         from interpretopt.experiments.tables import to_markdown
 
         for tr in rec.tables.values():
@@ -539,6 +699,28 @@ def _moved(cells, record_dir: str, papers) -> bool:
     return True
 
 
+_PROBLEM_PARTS = r"; (?=table [^:]+: |plots: |JST figures: |run failed: |config does not load: )"
+
+
+def _print_problems(rec) -> None:
+    """The problems of a reproduced table, the tables that its failed runs left unmade in one line."""
+    import re
+
+    if not rec.error:
+        return
+    parts = re.split(_PROBLEM_PARTS, rec.error)
+    unmade = [t.name for t in (rec.config.tables if rec.config is not None else ()) if t.name not in rec.tables]
+    line = None
+    if unmade and rec.n_failed and not rec.n_ok:
+        from interpretopt.experiments.runner import stored_results
+
+        line = failed_runs_line(stored_results(rec.config, rec.out_dir), unmade)
+    if line is not None:
+        parts = [x for x in parts if not any(x.startswith(f"table {n}: ") for n in unmade)] + [line]
+    for x in parts:
+        print(f"problem: {x}", file=sys.stderr)
+
+
 def _shipped_costs() -> Path:
     from interpretopt.experiments.config import configs_root
 
@@ -546,22 +728,37 @@ def _shipped_costs() -> Path:
 
 
 def _print_plan(df) -> None:
-    def t(s):
-        if s is None or s != s:
-            return "-"
-        return f"{s:.0f} s" if s < 120 else (f"{s / 60:.0f} min" if s < 7200 else f"{s / 3600:.1f} h")
+    from interpretopt.experiments.progress import format_seconds as t
 
-    rows = [{"table": r.table, "scale": r.scale, "runs": "-" if r.runs is None or r.runs != r.runs else str(int(r.runs)),
-             "s/run": "-" if r.per_run_s is None or r.per_run_s != r.per_run_s else f"{r.per_run_s:.2f}",
-             "estimate": t(r.estimate_s), "basis": r.basis} for r in df.itertuples()]
+    def num(x, fmt):
+        return "-" if x is None or x != x else fmt(x)
+
+    rows = [{"table": r.table, "scale": r.scale, "runs": num(r.runs, lambda x: str(int(x))),
+             "s/run": num(r.per_run_s, lambda x: f"{x:.2f}"), "estimate": num(r.estimate_s, t),
+             "basis": r.basis} for r in df.itertuples()]
     from interpretopt.cli import _print_table
 
     _print_table(rows, ["table", "scale", "runs", "s/run", "estimate", "basis"])
+    _print_plan_totals(df)
+
+
+def _print_plan_totals(df, run: bool = True) -> None:
+    """Per scale: the runs, the estimated time of the tables with a measured cost, and which tables
+    have none (their time is not in the total)."""
+    from interpretopt.experiments.progress import format_seconds as t
+
+    if not run:
+        return
     for s in sorted(set(df["scale"]) - {"-"}):
         sub = df[df["scale"] == s]
-        known = sub["estimate_s"].dropna()
-        print(f"{s}: {int(sub['runs'].fillna(0).sum())} runs; estimated {t(known.sum())} for the "
-              f"{len(known)} of {len(sub)} tables with a measured cost (one worker)")
+        known = sub[sub["estimate_s"].notna()]
+        unknown = sub[sub["estimate_s"].isna()]
+        text = (f"{s}: {int(sub['runs'].fillna(0).sum())} runs in {len(sub)} tables; estimated "
+                f"{t(known['estimate_s'].sum())} on one worker for the {len(known)} tables with a measured cost")
+        if len(unknown):
+            text += (f", plus {len(unknown)} tables ({int(unknown['runs'].fillna(0).sum())} runs) without one, "
+                     f"not in that total: {', '.join(unknown['table'])}")
+        print(text, flush=True)
 
 
 def _count_runs(config) -> str:

@@ -480,13 +480,14 @@ class ConfigRecord:
 def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.PathLike, *, paper: str = "",
                      run: bool = True, n_jobs: int = 1, scheduler: str | None = None, force: bool = False,
                      data_dir: str | None = None, progress: bool | None = False, plots: bool = True,
-                     seed: int | None = None, datasets=None) -> ConfigRecord:
+                     seed: int | None = None, datasets=None, overrides=()) -> ConfigRecord:
     """Run one config at ``scale`` into ``out_dir`` (resumable), then make its tables, cells and figures.
 
     ``seed`` replaces the config's root seed (:meth:`ExperimentConfig.with_seed`): the same
     protocol on other random splits, to measure the spread of the cells over splits.
     ``datasets`` (dataset labels) runs only those datasets (:meth:`ExperimentConfig.with_datasets`):
-    the same runs as the whole table's, the other datasets' cells not run.
+    the same runs as the whole table's, the other datasets' cells not run. ``overrides``: the
+    ``--set PATH=VALUE`` overrides of the config (:func:`~interpretopt.experiments.config.apply_overrides`).
 
     A config that fails to load or run is recorded with ``error`` and every one of its
     published cells as ``not_run``; nothing is raised, so one table does not stop a report.
@@ -498,7 +499,7 @@ def reproduce_config(path: str | os.PathLike, scale: str, out_dir: str | os.Path
     out = Path(out_dir)
     paper = paper or Path(path).parent.name
     try:
-        published = load_config(path)  # the full-scale config decides which cells have data
+        published = load_config(path, overrides=overrides)  # the full scale decides which cells have data
         config = published.with_scale(scale)
         if seed is not None:
             config = config.with_seed(seed)
