@@ -473,7 +473,7 @@ def _scale_of_args(args) -> str:
     scale = getattr(args, "scale", None)
     if getattr(args, "smoke", False):
         if scale not in (None, "smoke"):
-            raise ConfigError("reproduce", [f"--smoke contradicts --scale {scale}; give one of them"])
+            raise InterpretoptError(f"--smoke contradicts --scale {scale}; give one of them")
         scale = "smoke"
     return scale or "full"
 
@@ -536,7 +536,7 @@ def cmd_reproduce(args) -> int:
     data_dir = getattr(args, "data_dir", None)
     if args.plan:
         if args.config is not None:
-            raise ConfigError(args.config, ["--plan covers every table (narrow it with --paper); give no CONFIG"])
+            raise InterpretoptError("--plan covers every table (narrow it with --paper); give no CONFIG")
         out = Path(args.out) if args.out else None
         df = R.plan(None if args.scale is None and not args.smoke else scale, papers=args.paper,
                     costs=R.read_costs(_shipped_costs(), out))
@@ -547,23 +547,23 @@ def cmd_reproduce(args) -> int:
         print(f"(every table of {', '.join(args.paper)}: the same as --all{''.join(' --paper ' + p for p in args.paper)})",
               file=sys.stderr)
     if args.all and args.config is not None:
-        raise ConfigError("reproduce", [f"give either PAPER/TABLE ({args.config}) or --all, not both"])
+        raise InterpretoptError(f"give either PAPER/TABLE or --all, not both (got {args.config} and --all)")
     if not args.all and args.config is None:
-        raise ConfigError("reproduce", ["give a table (PAPER/TABLE, e.g. imd/table1), or --all for every table "
-                                        "(--paper PAPER for one paper's), or --plan; see `interpretopt list configs`"])
+        raise InterpretoptError("give either PAPER/TABLE or --all: a table such as imd/table1 (see "
+                                "`interpretopt list configs`), --all for every table (--paper PAPER: one paper's), "
+                                "or --plan")
     if args.overrides and args.all:
-        raise ConfigError("reproduce", ["--set applies to one table (PAPER/TABLE); --all reproduces the configs "
-                                        "as published"])
+        raise InterpretoptError("--set applies to one table (PAPER/TABLE); --all reproduces the configs "
+                                        "as published")
     if args.seed is not None and args.all:
-        raise ConfigError("reproduce", ["--seed applies to one table (PAPER/TABLE); --all reproduces the "
-                                        "published seeds"])
+        raise InterpretoptError("--seed applies to one table (PAPER/TABLE); --all reproduces the "
+                                        "published seeds")
     if args.datasets is not None and args.all:
-        raise ConfigError("reproduce", ["--datasets applies to one table (PAPER/TABLE); --all reproduces "
-                                        "every dataset"])
+        raise InterpretoptError("--datasets applies to one table (PAPER/TABLE); --all reproduces "
+                                "every dataset")
     for flag in ("record", "check_values", "rerun_stale", "allow_stale"):
         if getattr(args, flag) not in (None, False) and not args.all:
-            raise ConfigError("reproduce", [f"--{flag.replace('_', '-')} writes or checks the report of --all; "
-                                            "give --all"])
+            raise InterpretoptError(f"--{flag.replace('_', '-')} writes or checks the report of --all; give --all")
     if args.all:
         out = _reproduce_out(args, scale)
         command = ("interpretopt reproduce --all --scale " + scale + "".join(f" --paper {p}" for p in args.paper or [])
