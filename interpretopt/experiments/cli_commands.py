@@ -263,7 +263,7 @@ def _load(args):
             raise ConfigError(args.config, [f"--smoke contradicts --scale {scale}; give one of them"])
         scale = "smoke"
     path = resolve_config_path(args.config)
-    if Path(args.config) != path:  # found by name or among the shipped configs: say which file
+    if not path.resolve().is_relative_to(Path.cwd().resolve()):  # e.g. among the shipped configs: say which
         print(f"(config: {path})", file=sys.stderr)
     config = load_config(path, scale=scale, overrides=getattr(args, "overrides", None) or (),
                          allow_import=getattr(args, "allow_import", False), max_runs=getattr(args, "max_runs", None))

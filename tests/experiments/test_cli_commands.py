@@ -193,3 +193,115 @@ def test_seed_option_rejects_bad_values_and_all(project, capsys):
     assert "expected an integer >= 0, got '-1'" in capsys.readouterr().err
     assert _cli("reproduce", "--all", "--seed", "1", "--quiet") == 2
     assert "--seed applies to one table" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- --set, the plan, messages
+
+
+def test_set_overrides_on_run_table_plot_and_reproduce(project, capsys):
+    assert _cli("run", "demo/table1", "--set", "max_depth=3", "--set", "repetitions=1", "--quiet") == 0
+    df = read_results(project / "results" / "demo_table1")
+    assert len(df) == 1 and df["max_depth"].tolist() == [3] and df["overrides"].tolist() == ["max_depth=3 repetitions=1"]
+    assert _cli("table", "demo/table1", "--set", "max_depth=3", "--set", "repetitions=1") == 0
+    assert "| dataset \\ max_depth | 3 |" in capsys.readouterr().out
+    assert _cli("plot", "demo/table1", "--set", "max_depth=3", "--set", "repetitions=1") == 0
+    assert _cli("reproduce", "demo/table1", "--smoke", "--quiet", "--set", "methods.0.params.max_depth=[2]",
+                "--out", project / "o") == 0
+    df = read_results(project / "o")
+    assert df["max_depth"].tolist() == [2] and df["overrides"].tolist() == ["methods.0.params.max_depth=[2]"]
+    capsys.readouterr()
+    assert _cli("run", "demo/table1", "--set", "max_dept=3") == 2
+    assert "(did you mean 'max_depth'?)" in capsys.readouterr().err
+    assert _cli("table", "demo/table1", "--set", "settings.time_limt=3") == 2
+    assert "(did you mean 'time_limit'?)" in capsys.readouterr().err
+    assert _cli("reproduce", "--all", "--smoke", "--set", "seed=1") == 2
+    assert "--set applies to one table" in capsys.readouterr().err
+
+
+def test_run_prints_its_plan_first_with_the_measured_estimate(project, capsys):
+    out = project / "results" / "demo_table1"
+    out.mkdir(parents=True)
+    (out / "run_costs.json").write_text('{"demo/table1": {"full": {"cpu_per_run_s": 2.5, "n_runs": 4}}}')
+    assert _cli("run", "demo/table1", "--quiet") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("demo_table1 (full scale): 4 runs, 0 already done; estimated 10 s on 1 worker "
+                        "(2.50 s per run, CPU per run measured at full scale)")
+    assert _cli("run", "demo/table1", "--quiet", "--scale", "reduced") == 0
+    assert "4 runs, 0 already done; no time estimate (no measured cost of demo/table1 at reduced scale)" in \
+        capsys.readouterr().out
+    assert _cli("run", "demo/table1", "--quiet") == 0
+    assert capsys.readouterr().out.startswith("demo_table1 (full scale): 4 runs, 4 already done; estimated 0 s")
+
+
+def test_datasets_not_held_are_one_message_naming_them_and_data_dir(project, capsys, monkeypatch):
+    monkeypatch.delenv("INTERPRETOPT_DATA", raising=False)
+    (project / "configs" / "demo" / "data.yaml").write_text(textwrap.dedent("""
+        name: demo_data
+        method: dummy_tree
+        params: {max_depth: 1}
+        datasets: [adult, breast_cancer, pima]
+        tables: [{name: t, metric: accuracy, columns: [max_depth]}]
+    """))
+    assert _cli("run", "demo/data", "--quiet", "--data-dir", project / "nodata") == 0
+    err = capsys.readouterr().err
+    assert err.count("warning:") == 1 and "DataError" not in err
+    assert "2 of 3 datasets of demo_data are not in the data directory" in err
+    assert "adult (adult.tsv.gz), pima (pima.tsv.gz)" in err and "--data-dir DIR" in err and "data_dir=" not in err
+    assert read_results(project / "results" / "demo_data")["dataset"].tolist() == ["breast_cancer"]
+    (project / "configs" / "demo" / "nodata.yaml").write_text(
+        "name: demo_nodata\nmethod: dummy_tree\ndatasets: [adult, pima]\n")
+    for cmd in (("run", "demo/nodata"), ("reproduce", "demo/nodata", "--smoke")):
+        assert _cli(*cmd, "--quiet") == 2
+        err = capsys.readouterr().err
+        assert err.count("error:") == 1 and "2 of 2 datasets of demo_nodata are not found: no data directory is set" in err
+
+
+def test_tables_left_unmade_by_failed_runs_say_so_in_one_line(project, capsys):
+    (project / "configs" / "demo" / "fails.yaml").write_text(textwrap.dedent("""
+        name: demo_fails
+        method: fail
+        params: {k: [1, 2]}
+        datasets: [breast_cancer]
+        tables:
+          - {name: t1, metric: accuracy, columns: [k]}
+          - {name: t2, metric: fidelity, columns: [k]}
+    """))
+    assert _cli("run", "demo/fails", "--quiet") == 1
+    capsys.readouterr()
+    assert _cli("table", "demo/fails") == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not in the results" not in err
+    assert "tables t1, t2 cannot be made: 2 of 2 runs failed (first error: RuntimeError:" in err
+    assert _cli("reproduce", "demo/fails", "--quiet", "--out", project / "r") == 1
+    err = capsys.readouterr().err
+    assert "problem: tables t1, t2 cannot be made: 2 of 2 runs failed (first error: RuntimeError" in err
+    assert "not in the results" not in err
+
+
+def _paper_tables(project, *names):
+    """Copies of the demo table as tables of the paper ``crl`` (reproduce --all knows the papers by name)."""
+    (project / "configs" / "crl").mkdir()
+    text = (project / "configs" / "demo" / "table1.yaml").read_text()
+    for n in names:
+        (project / "configs" / "crl" / f"{n}.yaml").write_text(text.replace("demo_table1", f"crl_{n}"))
+
+
+def test_reproduce_names_the_valid_tables_and_takes_paper_alone(project, capsys):
+    assert _cli("reproduce", "demo/table99") == 2
+    assert "no config 'demo/table99' (did you mean 'demo/table1'?); the tables of demo: table1" in \
+        capsys.readouterr().err
+    _paper_tables(project, "t1")
+    assert _cli("reproduce", "--paper", "crl", "--smoke", "--quiet", "--out", project / "all") == 0
+    captured = capsys.readouterr()
+    assert "(every table of crl: the same as --all --paper crl)" in captured.err
+    assert "smoke: 2 runs in 1 tables" in captured.out and (project / "all" / "REPORT.md").is_file()
+
+
+def test_plan_names_the_tables_without_an_estimate(project, capsys):
+    _paper_tables(project, "t1", "t2")
+    (project / "o").mkdir()
+    (project / "o" / "run_costs.json").write_text('{"crl/t1": {"smoke": {"cpu_per_run_s": 3.0, "n_runs": 2}}}')
+    assert _cli("reproduce", "--plan", "--smoke", "--paper", "crl", "--out", project / "o") == 0
+    out = capsys.readouterr().out
+    assert ("smoke: 4 runs in 2 tables; estimated 6 s on one worker for the 1 tables with a measured cost, plus 1 "
+            "tables (2 runs) without one, not in that total: crl/t2") in out

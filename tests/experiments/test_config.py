@@ -391,3 +391,85 @@ def test_with_datasets_keeps_the_whole_configs_hash_and_lists_valid_labels():
         cfg.with_datasets([])
     with pytest.raises(ConfigError, match="choose the scale first"):
         sel.with_scale("smoke")
+
+
+# ----------------------------------------------------------------------------- --set overrides
+
+_OVR = """
+name: ovr
+methods:
+  - {method: dummy_tree, params: {max_depth: [1, 2]}}
+datasets: [breast_cancer, {name: circle, options: {n_samples: 200}}]
+repetitions: 2
+settings: {time_limit: 30}
+smoke: {params: {max_depth: [1]}}
+tables:
+  - {name: t, metric: accuracy, columns: [max_depth]}
+"""
+
+
+def _ovr(tmp_path, *sets, text=_OVR, scale=None):
+    from interpretopt.experiments.config import load_config
+
+    p = tmp_path / "ovr.yaml"
+    p.write_text(text)
+    return load_config(p, scale=scale, overrides=list(sets))
+
+
+def test_overrides_set_keys_list_elements_and_method_parameters(tmp_path):
+    base = _ovr(tmp_path)
+    c = _ovr(tmp_path, "methods.0.params.max_depth=3", "datasets.1.options.n_samples=100", "repetitions=1")
+    assert c.methods[0].params["max_depth"] == (3,) and c.repetitions == 1
+    assert c.datasets[1].options == {"n_samples": 100} and c.datasets[0] == base.datasets[0]
+    assert c.overrides == ("methods.0.params.max_depth=3", "datasets.1.options.n_samples=100", "repetitions=1")
+    assert _ovr(tmp_path, "max_depth=[2, 5]").methods[0].params["max_depth"] == (2, 5)  # a bare parameter name
+    assert _ovr(tmp_path, "datasets.0.max_rows=50").datasets[0].max_rows == 50  # a bare name becomes a mapping
+    # a parameter set on the command line holds at the scale whose section sets it too
+    assert _ovr(tmp_path, "max_depth=4", scale="smoke").methods[0].params["max_depth"] == (4,)
+    assert _ovr(tmp_path, scale="smoke").methods[0].params["max_depth"] == (1,)
+    # a config written with `method:` + `params:` takes the methods.0 path too
+    single = "name: s\nmethod: dummy_tree\nparams: {max_depth: 2}\ndatasets: [breast_cancer]\n"
+    assert _ovr(tmp_path, "methods.0.params.max_depth=5", text=single).methods[0].params["max_depth"] == (5,)
+
+
+def test_overrides_enter_the_hash_when_they_change_results(tmp_path):
+    base = _ovr(tmp_path)
+    assert _ovr(tmp_path, "settings.time_limit=5").config_hash != base.config_hash
+    assert _ovr(tmp_path, "seed=7").config_hash != base.config_hash
+    assert _ovr(tmp_path, "tables.0.name=u").config_hash == base.config_hash  # a table's name changes no result
+    # a method parameter changes the runs' names (and keys), not the hash of what every run shares
+    from interpretopt.experiments.runner import plan_runs
+
+    names = {r.name for r in plan_runs(_ovr(tmp_path, "max_depth=3"))}
+    assert names and all("max_depth=3" in n for n in names)
+
+
+@pytest.mark.parametrize("item, message", [
+    ("max_dept=3", "--set max_dept: no such key (did you mean 'max_depth'?)"),
+    ("repetiton=3", "did you mean 'repetitions'?"),
+    ("methods.0.parms.max_depth=3", "methods[0].parms: unknown key; allowed keys: method, params (did you mean "
+                                    "'params'?)"),
+    ("settings.time_limt=5", "(did you mean 'time_limit'?)"),
+    ("methods.3.params.max_depth=3", "methods.3: no element '3'; methods has 1 (indices 0 to 0)"),
+    ("repetitions.x=1", "repetitions is a value (2), not a mapping or list"),
+    ("repetitions=-1", "repetitions"),
+    ("noequals", "expected PATH=VALUE"),
+    ("a..b=1", "expected PATH=VALUE"),
+    ("seed=[1", "the value is not YAML"),
+])
+def test_bad_overrides_name_the_closest_valid_key(tmp_path, item, message):
+    with pytest.raises(ConfigError) as err:
+        _ovr(tmp_path, item)
+    assert message in str(err.value)
+
+
+def test_an_override_of_a_method_parameter_is_checked_against_its_schema(tmp_path):
+    imd = "name: i\nmethod: imd\nparams: {max_depth: 3}\ndatasets: [breast_cancer]\npairs: {list: [[DT1, GNB]]}\n"
+    with pytest.raises(ConfigError, match=r"imd has no parameter 'max_dept' \(did you mean 'max_depth'\?\)"):
+        _ovr(tmp_path, "methods.0.params.max_dept=3", text=imd)
+    with pytest.raises(ConfigError, match=r"--set max_dept: no such key \(did you mean 'max_depth'\?\)"):
+        _ovr(tmp_path, "max_dept=3", text=imd)
+    with pytest.raises(ConfigError, match="with --set params.max_depth=0"):
+        _ovr(tmp_path, "params.max_depth=0", text=imd)
+    # a parameter the file leaves at its default is set by its bare name
+    assert _ovr(tmp_path, "alpha=0.05", text=imd).methods[0].params["alpha"] == (0.05,)
