@@ -14,6 +14,12 @@ _methods = _importlib.import_module("interpretopt.methods")
 __all__ = ["__version__", *sorted(_methods._EXPORTS)]
 
 
+def _refresh_exports() -> None:
+    """``__all__`` after an estimator was registered (``interpretopt.methods.register_estimator``)."""
+    global __all__
+    __all__ = ["__version__", *sorted(_methods._EXPORTS)]
+
+
 def __getattr__(name: str):
     if name in _methods._EXPORTS:
         return getattr(_methods, name)

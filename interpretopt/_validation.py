@@ -329,6 +329,26 @@ class ContractMixin:
     def _validate_params(self) -> None:
         validate_params(self)
 
+    def __str__(self) -> str:
+        """What a fitted estimator learned (its ``render_rules()`` or ``render()``: rules, rule list,
+        tree), so that ``print(model)`` shows it; an estimator not fitted yet prints its parameters.
+        ``repr`` stays scikit-learn's (the parameters)."""
+        from sklearn.exceptions import NotFittedError
+        from sklearn.utils.validation import check_is_fitted
+
+        try:
+            check_is_fitted(self)
+        except (NotFittedError, TypeError):
+            return repr(self)
+        for name in ("render_rules", "render"):
+            render = getattr(self, name, None)
+            if callable(render):
+                try:
+                    return str(render())
+                except NotFittedError:
+                    return repr(self)
+        return repr(self)
+
 
 class SolverOptions(StrOptions):
     """The solver names a parameter accepts, described by what the solver must provide.

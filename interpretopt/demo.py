@@ -55,8 +55,7 @@ def run_demo(*, random_state: int = 0, solver: str = "highs", echo: Callable[[st
         model = BRCGClassifier(solver=solver, random_state=random_state).fit(Xtr, f_tr)
         out["brcg_fidelity"] = float(np.mean(model.predict(Xte) == f_te))
         out["brcg_rules"] = len(model.rules_)
-        echo("Predict class 1 when")
-        echo(model.render())
+        echo(str(model))  # print(model) shows the rules it learned
         echo(f"test fidelity to the forest {out['brcg_fidelity']:.3f}; {len(model.rules_)} rules; "
              f"objective {model.objective_:.4f}, valid lower bound {model.lower_bound_:.4f} "
              f"(gap {model.gap_:.2%}, status {model.status_}; restricted LP {model.restricted_lp_:.4f}, "

@@ -1,6 +1,7 @@
 """A toy method written by the recipe of CONTRIBUTING.md ("Adding a method"): the estimator
 (step 1) and its experiment task (step 3) in one module; tests/methods/test_methods.py registers
-it (step 2) and runs a config of it (step 4) through the runner."""
+it (step 2, ``register_method(..., task="tests.toy_method")``), runs a config of it (step 4)
+through the runner, and the shared tests over it (step 5)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from interpretopt._validation import (
 )
 from interpretopt.experiments.tasks import Param, estimator_params, task_params
 
+__all__ = ["ToyStump", "run"]
+
 
 # ----------------------------------------------------------------------------- step 1: the estimator
 class ToyStump(ContractMixin, ClassifierMixin, BaseEstimator):
@@ -33,6 +36,11 @@ class ToyStump(ContractMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, *, n_thresholds: int = 5, max_features: int | None = None) -> None:
         self.n_thresholds = n_thresholds
         self.max_features = max_features
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # one rule for the second class: binary only
+        return tags
 
     def fit(self, X, y):
         self._validate_params()

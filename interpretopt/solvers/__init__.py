@@ -23,8 +23,10 @@ from interpretopt.solvers._base import (
     available_solvers,
     describe_solvers,
     get_solver,
+    register_backend,
     solve,
     solve_lp,
+    unregister_backend,
 )
 from interpretopt.solvers import _ortools  # noqa: F401  (registers the OR-Tools backends; imports ortools lazily)
 from interpretopt.solvers import _scipy  # noqa: F401  (registers the scipy backend: linprog / milp)
@@ -57,8 +59,10 @@ __all__ = [
     "describe_solvers",
     "get_solver",
     "make_incremental",
+    "register_backend",
     "relative_gap",
     "solve",
     "solve_lp",
     "to_matrix_form",
+    "unregister_backend",
 ]

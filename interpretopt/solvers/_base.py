@@ -20,6 +20,8 @@ from interpretopt.solvers._types import (WORK_LIMITS, Capabilities, SolveResult,
 __all__ = [
     "SOLVERS",
     "SolverBackend",
+    "register_backend",
+    "unregister_backend",
     "available_solvers",
     "describe_solvers",
     "get_solver",
@@ -86,6 +88,53 @@ def _register(cls):
     """Class decorator: register one instance of a backend class under its ``name``."""
     SOLVERS.register(cls.name, cls())
     return cls
+
+
+def register_backend(backend):
+    """Register a solver backend: a :class:`SolverBackend` subclass (one instance is registered; usable as a
+    class decorator) or an instance. Returns its argument.
+
+    The backend is then a solver string of configs and estimators, listed by ``interpretopt list
+    solvers`` and accepted wherever a method asks for capabilities it declares. A backend that
+    declares ``Capabilities(incremental=True)`` must set ``incremental_model`` to its
+    :class:`~interpretopt.solvers.IncrementalModel` subclass; it then also holds column
+    generation's master (``make_incremental``).
+
+    Raises
+    ------
+    SolverError
+        ``backend`` is not a :class:`SolverBackend`, has no ``name``, declares no
+        :class:`Capabilities`, declares an incremental model without giving one, or its name is taken.
+    """
+    from interpretopt.solvers._incremental import INCREMENTAL_SOLVERS, IncrementalModel
+
+    obj = backend() if isinstance(backend, type) and issubclass(backend, SolverBackend) else backend
+    if not isinstance(obj, SolverBackend):
+        raise SolverError(f"register_backend takes a SolverBackend subclass or instance, got {backend!r}")
+    name = getattr(obj, "name", None)
+    if not isinstance(name, str) or not name or name == SolverBackend.name:
+        raise SolverError(f"{type(obj).__name__}: set `name`, the solver string users will type")
+    if not isinstance(getattr(obj, "capabilities", None), Capabilities):
+        raise SolverError(f"{type(obj).__name__}: set `capabilities = Capabilities(...)`")
+    model = getattr(obj, "incremental_model", None)
+    if obj.capabilities.incremental and not (isinstance(model, type) and issubclass(model, IncrementalModel)):
+        raise SolverError(f"{name}: declares Capabilities(incremental=True) but sets no `incremental_model` "
+                          "(an IncrementalModel subclass)")
+    if name in SOLVERS:
+        raise SolverError(f"solver {name!r} is already registered; choose another name")
+    SOLVERS.register(name, obj)
+    if obj.capabilities.incremental:
+        INCREMENTAL_SOLVERS[name] = model
+    return backend
+
+
+def unregister_backend(name: str) -> None:
+    """Remove a backend registered with :func:`register_backend` (a plug-in unloaded, a test's toy)."""
+    from interpretopt.solvers._incremental import INCREMENTAL_SOLVERS
+
+    SOLVERS.get(name)  # an unknown name lists the registered ones
+    SOLVERS._items.pop(name)
+    INCREMENTAL_SOLVERS.pop(name, None)
 
 
 class SolverBackend:

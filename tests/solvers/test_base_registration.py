@@ -16,7 +16,16 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 
 from interpretopt._validation import solver_capabilities
 from interpretopt.exceptions import ParameterError
-from interpretopt.solvers import SOLVERS, Capabilities, SolveResult, SolverBackend, SolveStatus, describe_solvers
+from interpretopt.solvers import (
+    SOLVERS,
+    Capabilities,
+    SolveResult,
+    SolverBackend,
+    SolveStatus,
+    describe_solvers,
+    register_backend,
+    unregister_backend,
+)
 from interpretopt.solvers._matrix import to_matrix_form
 
 
@@ -43,21 +52,54 @@ class ToyMilpBackend(SolverBackend):
         if res.x is None:
             status = SolveStatus.INFEASIBLE if res.status == 2 else SolveStatus.TIME_LIMIT
             return SolveResult(status=status, objective=None, bound=None, gap=None, solver=self.name,
-                               message=str(res.message))
+                               version=self.version(), message=str(res.message))
         mf.load_primal(res.x)
         obj = float(mf.c @ res.x + mf.offset)
         return SolveResult(status=SolveStatus.OPTIMAL if res.status == 0 else SolveStatus.FEASIBLE, objective=obj,
                            bound=obj if res.status == 0 else None, gap=0.0 if res.status == 0 else None,
-                           solver=self.name, x=res.x)
+                           solver=self.name, version=self.version(), x=res.x)
 
 
 @pytest.fixture
 def toy_backend():
-    SOLVERS.register(ToyMilpBackend.name, ToyMilpBackend())
+    """Step 2 of "Adding a solver backend": the public registration, undone after the test."""
+    register_backend(ToyMilpBackend)
     try:
         yield ToyMilpBackend.name
     finally:
-        SOLVERS._items.pop(ToyMilpBackend.name, None)
+        unregister_backend(ToyMilpBackend.name)
+
+
+def test_the_shared_backend_tests_cover_a_new_backend(toy_backend):
+    """Step 4: the shared tests of tests/solvers/test_base.py take their backends from the registry;
+    called here with the toy, as pytest collects them once it is registered."""
+    import tests.solvers.test_base as B
+
+    assert toy_backend in SOLVERS.names() and toy_backend in B._declaring("milp")
+    B.test_lp_optimum_every_backend(toy_backend, B.lp_min, 2.4, (0.8, 0.6))
+    B.test_lp_optimum_every_backend(toy_backend, B.lp_max, 2.8, (1.6, 1.2))
+    B.test_milp_optimum_every_backend(toy_backend, B.knapsack, B.knapsack_brute_force)
+    B.test_milp_optimum_every_backend(toy_backend, B.int_min, B.int_min_brute_force)
+
+
+def test_register_backend_refuses_what_is_not_a_backend(toy_backend):
+    from interpretopt.exceptions import SolverError
+
+    class NoName(SolverBackend):
+        pass
+
+    class NoModel(ToyMilpBackend):
+        name = "toy_incremental"
+        capabilities = Capabilities(lp=True, milp=False, duals=True, incremental=True)
+
+    with pytest.raises(SolverError, match="already registered"):
+        register_backend(ToyMilpBackend)
+    with pytest.raises(SolverError, match="set `name`"):
+        register_backend(NoName)
+    with pytest.raises(SolverError, match="sets no `incremental_model`"):
+        register_backend(NoModel)
+    with pytest.raises(SolverError, match="SolverBackend subclass or instance"):
+        register_backend(object())
 
 
 def test_a_registered_backend_is_listed_with_its_capabilities(toy_backend):

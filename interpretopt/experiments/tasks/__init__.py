@@ -88,6 +88,14 @@ def _method_keys() -> tuple[str, ...]:
     return tuple(sorted(m.key for m in METHODS))
 
 
+def _task_module(name: str) -> str:
+    """The task module of a registered method (``interpretopt.experiments.tasks.<key>`` unless registered
+    with another)."""
+    from interpretopt.methods import method_info
+
+    return method_info(name).task
+
+
 #: One task per registered method (``interpretopt.methods.METHODS``), module ``tasks.<key>``.
 METHOD_TASKS = _method_keys()
 BUILTIN_TASKS = ("cpu", "dummy_tree", "fail", "noop", "sleep", "worker")
@@ -118,13 +126,13 @@ def get_task(name: str) -> Callable:
 
         return getattr(_builtin, f"run_{name}")
     if name in METHOD_TASKS:
-        modname = f"interpretopt.experiments.tasks.{name}"
+        modname = _task_module(name)
         try:
             mod = importlib.import_module(modname)
         except ModuleNotFoundError as e:
             if e.name == modname:
                 raise ImportError(
-                    f"task {name!r} needs module {modname} (interpretopt/experiments/tasks/{name}.py), "
+                    f"task {name!r} needs module {modname} ({modname.replace('.', '/')}.py), "
                     "which is not installed in this version of interpretopt"
                 ) from None
             raise
@@ -150,7 +158,7 @@ def task_schema(name: str):
     if name not in METHOD_TASKS:
         return None
     get_task(name)
-    return importlib.import_module(f"interpretopt.experiments.tasks.{name}")
+    return importlib.import_module(_task_module(name))
 
 
 def accepted_parameters(name: str) -> dict[str, list[list]] | None:
