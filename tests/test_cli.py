@@ -5,8 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import interpretopt
-from interpretopt.cli import main
+from interpretopt.cli import build_parser, main
 from interpretopt.experiments.config import configs_root, find_configs
 
 
@@ -35,10 +37,39 @@ def test_package_data_lists_the_configs():
     """The wheel takes the configs (interpretopt/configs) as package data."""
     from pathlib import Path
 
-    import pytest
-
     tomllib = pytest.importorskip("tomllib")
 
     meta = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
     data = meta["tool"]["setuptools"]["package-data"]["interpretopt"]
     assert "configs/*.yaml" in data and "configs/*/*.yaml" in data
+
+
+def test_readme_config_paths_work_from_another_directory(tmp_path, monkeypatch, capsys):
+    """`interpretopt run configs/smoke.yaml` outside the checkout: the shipped config, and which file it was."""
+    from interpretopt.experiments.cli_commands import resolve_config_path
+
+    monkeypatch.chdir(tmp_path)
+    shipped = configs_root() / "smoke.yaml"
+    assert resolve_config_path("configs/smoke.yaml").resolve() == shipped.resolve()
+    assert resolve_config_path("smoke").resolve() == shipped.resolve()
+    assert main(["plot", "configs/smoke.yaml", "--smoke", "--name", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert f"(config: {shipped})" in err and "no plot 'nope'" in err
+
+
+def test_list_methods_shows_every_exported_name(capsys):
+    assert main(["list", "methods"]) == 0
+    assert "IMDExplainer (= JointSurrogateTree)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, option", [(["list"], "what"), (["table"], "--out"), (["plot"], "--out"),
+                                          (["run"], "--set"), (["reproduce"], "--set")])
+def test_every_option_has_help(argv, option, capsys):
+    with pytest.raises(SystemExit):
+        main([*argv, "--help"])
+    out = capsys.readouterr().out
+    parser = build_parser()
+    sub = parser._subparsers._group_actions[0].choices[argv[0]]
+    undocumented = [a.dest for a in sub._actions if not a.help]
+    assert not undocumented, undocumented
+    assert option in out

@@ -47,7 +47,7 @@ def test_unknown_list_target_is_an_argparse_error(capsys):
     assert "invalid choice" in capsys.readouterr().err
 
 
-def test_run_with_a_missing_data_dir_fails_those_runs_with_the_data_message(tmp_path, capsys):
+def test_run_with_a_missing_data_dir_is_one_message_naming_the_files_and_data_dir(tmp_path, capsys):
     config = tmp_path / "one.yaml"
     config.write_text(
         "name: one\nmethod: dummy_tree\nparams: {max_depth: 2}\ndatasets: [pima]\nmodels: [DT1]\n"
@@ -56,7 +56,26 @@ def test_run_with_a_missing_data_dir_fails_those_runs_with_the_data_message(tmp_
     code = main(["--data-dir", str(tmp_path / "absent"), "run", str(config), "--out", str(tmp_path / "out"),
                  "--quiet"])
     captured = capsys.readouterr()
-    text = captured.out + captured.err
-    assert "1 failed" in text
-    assert "pima.tsv.gz" in text and "does not exist" in text
-    assert code != 0
+    assert code == 2 and captured.out == ""
+    assert captured.err.count("\n") == 1 and "pima (pima.tsv.gz)" in captured.err
+    assert "does not exist" in captured.err and "--data-dir DIR" in captured.err
+
+
+def test_print_of_a_fitted_estimator_shows_what_it_learned():
+    """print(model) shows the rules (str), repr stays scikit-learn's parameters."""
+    from interpretopt.methods import BRCGClassifier
+
+    X = [[0, 1], [1, 0], [1, 1], [0, 0]] * 5
+    y = [0, 1, 1, 0] * 5
+    model = BRCGClassifier(binarizer="passthrough", max_iter=3)
+    assert str(model) == repr(model) == "BRCGClassifier(binarizer='passthrough', max_iter=3)"
+    model.fit(X, y)
+    assert repr(model) == "BRCGClassifier(binarizer='passthrough', max_iter=3)"
+    assert str(model) == model.render() and "predict 1 if" in str(model)
+
+
+def test_the_demo_prints_one_header_per_rule_set():
+    lines: list[str] = []
+    run_demo(random_state=0, echo=lines.append)
+    text = "\n".join(lines)
+    assert "Predict class 1 when" not in text and text.count("predict 1 if any of these") == 1

@@ -263,8 +263,8 @@ def _load(args):
             raise ConfigError(args.config, [f"--smoke contradicts --scale {scale}; give one of them"])
         scale = "smoke"
     path = resolve_config_path(args.config)
-    if not path.resolve().is_relative_to(Path.cwd().resolve()):  # e.g. among the shipped configs: say which
-        print(f"(config: {path})", file=sys.stderr)
+    if not Path(args.config).is_file() and not path.resolve().is_relative_to(Path.cwd().resolve()):
+        print(f"(config: {path})", file=sys.stderr)  # found by name among the shipped configs: say which file
     config = load_config(path, scale=scale, overrides=getattr(args, "overrides", None) or (),
                          allow_import=getattr(args, "allow_import", False), max_runs=getattr(args, "max_runs", None))
     if getattr(args, "seed", None) is not None:
@@ -338,7 +338,12 @@ def _held(config, data_dir) -> tuple[object, str | None]:
         return config, None
     where = data_dir or os.environ.get("INTERPRETOPT_DATA")
     files = ", ".join(f"{d.label} ({rows[d.name].get('file')})" for d in missing)
-    where_text = f"not in the data directory {where}" if where else "not found: no data directory is set"
+    if not where:
+        where_text = "not found: no data directory is set"
+    elif not Path(where).is_dir():
+        where_text = f"not found: the data directory {where} does not exist"
+    else:
+        where_text = f"not in the data directory {where}"
     text = (f"{len(missing)} of {len(config.datasets)} datasets of {config.name} are {where_text}: {files}. "
             "Give the folder holding these files with --data-dir DIR (or INTERPRETOPT_DATA=DIR); "
             "`interpretopt list datasets` shows what is held")
