@@ -145,7 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except InterpretoptError as exc:
-        print(f"interpretopt: error: {exc}", file=sys.stderr)
+        from interpretopt.experiments.cli_commands import cli_words
+
+        print(f"interpretopt: error: {cli_words(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interpretopt: interrupted", file=sys.stderr)

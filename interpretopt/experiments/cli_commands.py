@@ -285,7 +285,7 @@ def _guard(fn):
         try:
             return fn(args)
         except (InterpretoptError, ImportError) as e:
-            print(f"error: {e}", file=sys.stderr)
+            print(f"error: {cli_words(str(e))}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             print("interrupted: finished runs are stored; run the same command again to resume", file=sys.stderr)
@@ -365,7 +365,7 @@ def _run(args, config) -> tuple[int, Path]:
                          data_dir=getattr(args, "data_dir", None), progress=False if args.quiet else None,
                          scheduler_timeout=getattr(args, "scheduler_timeout", 10.0),
                          max_runs=getattr(args, "max_runs", None))
-    print(rep.summary())
+    print(cli_words(rep.summary()))
     return (1 if rep.n_failed else 0), out
 
 
@@ -397,6 +397,12 @@ def _results(config, out: Path):
     return df
 
 
+def cli_words(text: str) -> str:
+    """A library message in the command line's words: ``data_dir=...`` (the Python keyword) is ``--data-dir``."""
+    return (text.replace("pass data_dir=...", "give --data-dir DIR").replace("(data_dir=", "(--data-dir ")
+            .replace("or ``data_dir=``", "or --data-dir"))
+
+
 def failed_runs_line(df, names) -> str | None:
     """One line for tables that cannot be made because runs failed: how many failed and the first error
     (None when no stored run failed)."""
@@ -406,8 +412,10 @@ def failed_runs_line(df, names) -> str | None:
     if not len(failed):
         return None
     first = str(failed["error"].dropna().iloc[0]).splitlines()[0] if failed["error"].notna().any() else "?"
-    first = first if len(first) <= 300 else first[:297] + "..."
-    what = f"table {names[0]}" if len(names) == 1 else f"tables {', '.join(names)}"
+    first = cli_words(first if len(first) <= 300 else first[:297] + "...")
+    tables = [n for n in names if n != "figures"]
+    what = (f"table {tables[0]}" if len(tables) == 1 else f"tables {', '.join(tables)}" if tables else "")
+    what = " and ".join(x for x in (what, "the figures" if "figures" in names else "") if x)
     return (f"{what} cannot be made: {len(failed)} of {len(df)} runs failed (first error: {first}); "
             "see the run_status and error columns of the results")
 
@@ -484,6 +492,8 @@ def _scale_of_args(args) -> str:
 
 
 def _print_cell_summary(cells) -> None:
+    import re
+
     from interpretopt.experiments.report import summarize_cells
 
     if not len(cells):
@@ -498,7 +508,8 @@ def _print_cell_summary(cells) -> None:
               f"{r.within_tolerance} within tolerance, {r.partial} partial, {r.no_data} no data, {r.not_run} not run")
     nc = cells[cells["status"] != "compared"]
     for (status, reason), g in nc.groupby(["status", "reason"], sort=False):
-        print(f"  {len(g)} {status.replace('_', ' ')}: {reason}")
+        reason = re.sub(r"; columns: [^;]*", "", str(reason))  # the results' columns: dozens of names
+        print(f"  {len(g)} {status.replace('_', ' ')}: {cli_words(reason)}")
 
 
 def _required_share(spec: str | None, scale: str, papers: list[str] | None = None) -> float | None:
@@ -577,8 +588,14 @@ def cmd_reproduce(args) -> int:
 
         _print_plan_totals(R.plan(scale, papers=args.paper, costs=_costs(out)), run=not args.no_run)
 
+        if not args.no_run:
+            note = _missing_data_line(scale, args.paper, data_dir)
+            if note:
+                print(f"warning: {note}", file=sys.stderr, flush=True)
+
         def progress(rec):
-            ok = "ok" if not rec.error else f"problem: {rec.error[:120]}"
+            problems = "; ".join(_problems(rec))
+            ok = "ok" if not problems else f"problem: {problems if len(problems) <= 300 else problems[:297] + '...'}"
             print(f"{rec.paper}/{Path(rec.path).stem}: {rec.n_runs} runs ({rec.n_failed} failed), "
                   f"{rec.wall_time:.0f} s, {int((rec.cells['status'] == 'compared').sum())}/{len(rec.cells)} "
                   f"cells compared; {ok}", flush=True)
@@ -608,7 +625,7 @@ def cmd_reproduce(args) -> int:
                                  data_dir=data_dir, progress=False if args.quiet else None, plots=False,
                                  run=not args.no_run, seed=args.seed, datasets=selection, overrides=args.overrides)
         if rec.run_summary:
-            print(rec.run_summary)
+            print(cli_words(rec.run_summary))
         _print_problems(rec)
         from interpretopt.experiments.tables import to_markdown
 
@@ -707,23 +724,56 @@ def _moved(cells, record_dir: str, papers) -> bool:
 _PROBLEM_PARTS = r"; (?=table [^:]+: |plots: |JST figures: |run failed: |config does not load: )"
 
 
-def _print_problems(rec) -> None:
-    """The problems of a reproduced table, the tables that its failed runs left unmade in one line."""
+def _problems(rec) -> list[str]:
+    """The problems of a reproduced table; the tables that its failed runs left unmade in one line."""
     import re
 
     if not rec.error:
-        return
+        return []
     parts = re.split(_PROBLEM_PARTS, rec.error)
-    unmade = [t.name for t in (rec.config.tables if rec.config is not None else ()) if t.name not in rec.tables]
-    line = None
-    if unmade and rec.n_failed and not rec.n_ok:
-        from interpretopt.experiments.runner import stored_results
+    if not (rec.n_failed and not rec.n_ok and rec.config is not None):
+        return parts
+    # every run failed: the tables and figures that need their results are one line, with the first error
+    made_of_runs = tuple(f"table {t.name}: " for t in rec.config.tables) + ("plots: ", "JST figures: ")
+    unmade = [t.name for t in rec.config.tables if t.name not in rec.tables]
+    if any(x.startswith(("plots: ", "JST figures: ")) for x in parts):
+        unmade.append("figures")
+    if not unmade:
+        return parts
+    from interpretopt.experiments.runner import stored_results
 
-        line = failed_runs_line(stored_results(rec.config, rec.out_dir), unmade)
-    if line is not None:
-        parts = [x for x in parts if not any(x.startswith(f"table {n}: ") for n in unmade)] + [line]
-    for x in parts:
+    line = failed_runs_line(stored_results(rec.config, rec.out_dir), unmade)
+    return parts if line is None else [x for x in parts if not x.startswith(made_of_runs)] + [line]
+
+
+def _print_problems(rec) -> None:
+    for x in _problems(rec):
         print(f"problem: {x}", file=sys.stderr)
+
+
+def _missing_data_line(scale: str, papers, data_dir) -> str | None:
+    """One line naming the datasets of the reproduced tables whose files are not held (None: all held)."""
+    from interpretopt.data import list_datasets
+    from interpretopt.experiments.config import load_config
+    from interpretopt.experiments.report import table_configs
+
+    rows = {r["name"]: r for r in list_datasets(data_dir=data_dir)}
+    missing: dict[str, str] = {}
+    for _, path in table_configs(None, papers):
+        try:
+            config = load_config(path, scale=scale)
+        except InterpretoptError:  # reported with its table
+            continue
+        for d in config.datasets:
+            r = rows.get(d.name)
+            if r is not None and not r["available"] and r.get("file"):
+                missing.setdefault(d.name, r["file"])
+    if not missing:
+        return None
+    where = data_dir or os.environ.get("INTERPRETOPT_DATA")
+    return (f"{len(missing)} datasets are not in the data directory{' ' + where if where else ' (none is set)'}: "
+            f"{', '.join(f'{n} ({f})' for n, f in sorted(missing.items()))}; their runs fail and their cells are "
+            "reported as no data. Give the folder holding these files with --data-dir DIR")
 
 
 def _shipped_costs() -> Path:

@@ -242,6 +242,7 @@ def test_datasets_not_held_are_one_message_naming_them_and_data_dir(project, cap
         datasets: [adult, breast_cancer, pima]
         tables: [{name: t, metric: accuracy, columns: [max_depth]}]
     """))
+    (project / "nodata").mkdir()
     assert _cli("run", "demo/data", "--quiet", "--data-dir", project / "nodata") == 0
     err = capsys.readouterr().err
     assert err.count("warning:") == 1 and "DataError" not in err
@@ -305,3 +306,18 @@ def test_plan_names_the_tables_without_an_estimate(project, capsys):
     out = capsys.readouterr().out
     assert ("smoke: 4 runs in 2 tables; estimated 6 s on one worker for the 1 tables with a measured cost, plus 1 "
             "tables (2 runs) without one, not in that total: crl/t2") in out
+
+
+def test_reproduce_all_says_in_one_line_what_failed_runs_left_unmade(project, capsys, monkeypatch):
+    monkeypatch.delenv("INTERPRETOPT_DATA", raising=False)
+    _paper_tables(project, "t1")
+    text = (project / "configs" / "crl" / "t1.yaml").read_text().replace("datasets: [breast_cancer]",
+                                                                          "datasets: [breast_cancer, pima]")
+    (project / "configs" / "crl" / "t1.yaml").write_text(text.replace("method: dummy_tree", "method: fail"))
+    assert _cli("reproduce", "--all", "--paper", "crl", "--smoke", "--quiet", "--out", project / "all") == 1
+    captured = capsys.readouterr()
+    assert captured.err.count("warning:") == 1 and "1 datasets are not in the data directory (none is set): " \
+        "pima (pima.tsv.gz)" in captured.err
+    line = next(x for x in captured.out.splitlines() if x.startswith("crl/t1:"))
+    assert "problem: table table1 and the figures cannot be made: 4 of 4 runs failed (first error: " in line
+    assert "columns:" not in captured.out + captured.err and "data_dir=" not in captured.out
