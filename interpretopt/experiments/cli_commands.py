@@ -549,7 +549,6 @@ def cmd_reproduce(args) -> int:
     from interpretopt.experiments import report as R
 
     scale = _scale_of_args(args)
-    data_dir = getattr(args, "data_dir", None)
     if args.plan:
         if args.config is not None:
             raise InterpretoptError("--plan covers every table (narrow it with --paper); give no CONFIG")
@@ -558,6 +557,20 @@ def cmd_reproduce(args) -> int:
                     costs=R.read_costs(_shipped_costs(), out))
         _print_plan(df)
         return 0
+    _check_reproduce_args(args)
+    cells, failed = (_reproduce_all if args.all else _reproduce_one)(args, scale, getattr(args, "data_dir", None))
+    need = _required_share(args.min_compared_share, scale, args.paper if args.all else None)
+    if need is not None and len(cells):
+        got = R.compared_share(cells)
+        if not got >= need:
+            print(f"error: {got:.3f} of the cells with data were compared, below the required {need:.3f}",
+                  file=sys.stderr)
+            return 1
+    return 1 if failed else 0
+
+
+def _check_reproduce_args(args) -> None:
+    """One table or --all, and the options that apply to it; ``--paper`` alone means ``--all --paper``."""
     if args.config is None and not args.all and args.paper:  # `reproduce --paper crl`: every table of crl
         args.all = True
         print(f"(every table of {', '.join(args.paper)}: the same as --all{''.join(' --paper ' + p for p in args.paper)})",
@@ -569,84 +582,80 @@ def cmd_reproduce(args) -> int:
                                 "`interpretopt list configs`), --all for every table (--paper PAPER: one paper's), "
                                 "or --plan")
     if args.overrides and args.all:
-        raise InterpretoptError("--set applies to one table (PAPER/TABLE); --all reproduces the configs "
-                                        "as published")
+        raise InterpretoptError("--set applies to one table (PAPER/TABLE); --all reproduces the configs as published")
     if args.seed is not None and args.all:
-        raise InterpretoptError("--seed applies to one table (PAPER/TABLE); --all reproduces the "
-                                        "published seeds")
+        raise InterpretoptError("--seed applies to one table (PAPER/TABLE); --all reproduces the published seeds")
     if args.datasets is not None and args.all:
-        raise InterpretoptError("--datasets applies to one table (PAPER/TABLE); --all reproduces "
-                                "every dataset")
+        raise InterpretoptError("--datasets applies to one table (PAPER/TABLE); --all reproduces every dataset")
     for flag in ("record", "check_values", "rerun_stale", "allow_stale"):
         if getattr(args, flag) not in (None, False) and not args.all:
             raise InterpretoptError(f"--{flag.replace('_', '-')} writes or checks the report of --all; give --all")
-    if args.all:
-        out = _reproduce_out(args, scale)
-        command = ("interpretopt reproduce --all --scale " + scale + "".join(f" --paper {p}" for p in args.paper or [])
-                   + (" --no-run" if args.no_run else ""))
-        _before_reproduce(args, scale, out)
 
-        _print_plan_totals(R.plan(scale, papers=args.paper, costs=_costs(out)), run=not args.no_run)
 
-        if not args.no_run:
-            note = _missing_data_line(scale, args.paper, data_dir)
-            if note:
-                print(f"warning: {note}", file=sys.stderr, flush=True)
+def _reproduce_all(args, scale: str, data_dir):
+    """``reproduce --all``: the plan, every table config (a line each), REPORT.md; ``(cells, failed)``."""
+    from interpretopt.experiments import report as R
 
-        def progress(rec):
-            problems = "; ".join(_problems(rec))
-            ok = "ok" if not problems else f"problem: {problems if len(problems) <= 300 else problems[:297] + '...'}"
-            print(f"{rec.paper}/{Path(rec.path).stem}: {rec.n_runs} runs ({rec.n_failed} failed), "
-                  f"{rec.wall_time:.0f} s, {int((rec.cells['status'] == 'compared').sum())}/{len(rec.cells)} "
-                  f"cells compared; {ok}", flush=True)
-
-        records = R.reproduce_all(scale, out, papers=args.paper, n_jobs=args.n_jobs, scheduler=args.scheduler,
-                                  force=args.force, data_dir=data_dir, command=command,
-                                  progress=False if args.quiet else None, on_config=progress,
-                                  run=not args.no_run)
-        cells = R.concat_cells(records)
-        _print_cell_summary(cells)
-        _after_reproduce(args, scale, out, records)
-        print(f"(report: {out / 'REPORT.md'}; cells: {out / 'cells.csv'})")
-        failed = any(r.n_failed or r.error for r in records)
-        if args.check_values is not None and _moved(cells, args.check_values, args.paper):
-            return 1
-    else:
-        path = resolve_config_path(args.config)
-        config = _load(args)
-        out = _out_dir(args, config)
-        held, note = _held(config, data_dir)
+    out = _reproduce_out(args, scale)
+    command = ("interpretopt reproduce --all --scale " + scale + "".join(f" --paper {p}" for p in args.paper or [])
+               + (" --no-run" if args.no_run else ""))
+    _before_reproduce(args, scale, out)
+    _print_plan_totals(R.plan(scale, papers=args.paper, costs=_costs(out)), run=not args.no_run)
+    if not args.no_run:
+        note = _missing_data_line(scale, args.paper, data_dir)
         if note:
-            print(f"warning: {note}", file=sys.stderr)
-        if not args.no_run:
-            _announce(held, out, args.n_jobs, args.force)
-        selection = [d.label for d in held.datasets] if held is not config else args.datasets
-        rec = R.reproduce_config(path, scale, out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
-                                 data_dir=data_dir, progress=False if args.quiet else None, plots=False,
-                                 run=not args.no_run, seed=args.seed, datasets=selection, overrides=args.overrides)
-        if rec.run_summary:
-            print(cli_words(rec.run_summary))
-        _print_problems(rec)
-        from interpretopt.experiments.tables import to_markdown
+            print(f"warning: {note}", file=sys.stderr, flush=True)
 
-        for tr in rec.tables.values():
-            print(to_markdown(tr))
-        rec.cells.to_csv(out / "cells.csv", index=False)
-        notes = R.protocol_notes(path)
-        if notes:
-            (out / "protocol.md").write_text(f"# Protocol of {args.config}\n\n```text\n{notes}\n```\n")
-        cells = rec.cells
-        _print_cell_summary(cells)
-        print(f"(cells: {out / 'cells.csv'})")
-        failed = bool(rec.n_failed or rec.error)
-    need = _required_share(args.min_compared_share, scale, args.paper if args.all else None)
-    if need is not None and len(cells):
-        got = R.compared_share(cells)
-        if not got >= need:
-            print(f"error: {got:.3f} of the cells with data were compared, below the required {need:.3f}",
-                  file=sys.stderr)
-            return 1
-    return 1 if failed else 0
+    def progress(rec):
+        problems = "; ".join(_problems(rec))
+        ok = "ok" if not problems else f"problem: {problems if len(problems) <= 300 else problems[:297] + '...'}"
+        print(f"{rec.paper}/{Path(rec.path).stem}: {rec.n_runs} runs ({rec.n_failed} failed), "
+              f"{rec.wall_time:.0f} s, {int((rec.cells['status'] == 'compared').sum())}/{len(rec.cells)} "
+              f"cells compared; {ok}", flush=True)
+
+    records = R.reproduce_all(scale, out, papers=args.paper, n_jobs=args.n_jobs, scheduler=args.scheduler,
+                              force=args.force, data_dir=data_dir, command=command,
+                              progress=False if args.quiet else None, on_config=progress,
+                              run=not args.no_run)
+    cells = R.concat_cells(records)
+    _print_cell_summary(cells)
+    _after_reproduce(args, scale, out, records)
+    print(f"(report: {out / 'REPORT.md'}; cells: {out / 'cells.csv'})")
+    failed = any(r.n_failed or r.error for r in records)
+    moved = args.check_values is not None and _moved(cells, args.check_values, args.paper)
+    return cells, failed or moved
+
+
+def _reproduce_one(args, scale: str, data_dir):
+    """``reproduce PAPER/TABLE``: its plan, its runs (the datasets held), its tables beside the paper's and
+    cells.csv; ``(cells, failed)``."""
+    from interpretopt.experiments import report as R
+    from interpretopt.experiments.tables import to_markdown
+
+    path = resolve_config_path(args.config)
+    config = _load(args)
+    out = _out_dir(args, config)
+    held, note = _held(config, data_dir)
+    if note:
+        print(f"warning: {note}", file=sys.stderr)
+    if not args.no_run:
+        _announce(held, out, args.n_jobs, args.force)
+    selection = [d.label for d in held.datasets] if held is not config else args.datasets
+    rec = R.reproduce_config(path, scale, out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
+                             data_dir=data_dir, progress=False if args.quiet else None, plots=False,
+                             run=not args.no_run, seed=args.seed, datasets=selection, overrides=args.overrides)
+    if rec.run_summary:
+        print(cli_words(rec.run_summary))
+    _print_problems(rec)
+    for tr in rec.tables.values():
+        print(to_markdown(tr))
+    rec.cells.to_csv(out / "cells.csv", index=False)
+    notes = R.protocol_notes(path)
+    if notes:
+        (out / "protocol.md").write_text(f"# Protocol of {args.config}\n\n```text\n{notes}\n```\n")
+    _print_cell_summary(rec.cells)
+    print(f"(cells: {out / 'cells.csv'})")
+    return rec.cells, bool(rec.n_failed or rec.error)
 
 
 def _reproduce_out(args, scale: str) -> Path:
