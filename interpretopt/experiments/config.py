@@ -3,7 +3,8 @@
 A config describes one experiment (usually one table of a paper). Loading it checks every
 key and type and reports *all* problems at once in a :class:`~interpretopt.exceptions.ConfigError`
 that names the file and the key path (``datasets[1].options``). Lists in ``params`` expand
-to a Cartesian grid.
+to a Cartesian grid. ``load_config(path, overrides=["methods.0.params.max_depth=3"])`` (the
+command line's ``--set``) changes keys of the file before it is checked (:func:`apply_overrides`).
 
 Schema (every key except ``name``, ``method``/``methods`` and ``datasets`` is optional)::
 
