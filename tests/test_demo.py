@@ -47,7 +47,8 @@ def test_unknown_list_target_is_an_argparse_error(capsys):
     assert "invalid choice" in capsys.readouterr().err
 
 
-def test_run_with_a_missing_data_dir_is_one_message_naming_the_files_and_data_dir(tmp_path, capsys):
+def test_run_with_a_missing_data_dir_is_one_message_naming_the_files_and_data_dir(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("INTERPRETOPT_DATA", raising=False)  # main() exports --data-dir; restored after the test
     config = tmp_path / "one.yaml"
     config.write_text(
         "name: one\nmethod: dummy_tree\nparams: {max_depth: 2}\ndatasets: [pima]\nmodels: [DT1]\n"

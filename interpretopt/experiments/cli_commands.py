@@ -297,9 +297,15 @@ def _guard(fn):
 
 
 def _costs(out: Path | None = None) -> dict:
+    """The measured per-run costs shipped with the configs, updated by ``<out>/run_costs.json`` (a
+    reproduction's own); a costs file that does not read gives no estimate rather than no run."""
     from interpretopt.experiments.report import read_costs
 
-    return read_costs(_shipped_costs(), out)
+    try:
+        return read_costs(_shipped_costs(), out if out is not None and Path(out).is_dir() else None)
+    except InterpretoptError as e:
+        print(f"warning: no time estimate: {e}", file=sys.stderr)
+        return {}
 
 
 def _announce(config, out: Path, n_jobs: int = 1, force: bool = False) -> None:
