@@ -52,12 +52,17 @@ def _cost_key(config) -> str | None:
     return f"{p.parent.name}/{p.stem}" if p.parent.name != "configs" else p.stem
 
 
+def per_run(entry: dict) -> float | None:
+    """Seconds per run for one worker: the measured CPU per run where known (the wall time of a run
+    on a loaded machine overstates it), else the measured wall time."""
+    cpu = entry.get("cpu_per_run_s")
+    return float(cpu) if cpu is not None else entry.get("per_run_s")
+
+
 def estimate(config, costs: dict) -> Estimate:
     """The per-run cost of ``config`` at its scale from ``costs`` (:func:`report.read_costs`): CPU seconds
     per run where measured, else wall seconds; a full scale without a measurement of its own takes the
     reduced scale's when both run the same datasets (as :func:`report.plan` does)."""
-    from interpretopt.experiments.report import _per_run
-
     key = _cost_key(config)
     known = costs.get(key, {}) if key else {}
     src = config.scale if config.scale in known else None
@@ -74,7 +79,7 @@ def estimate(config, costs: dict) -> Estimate:
         return Estimate(None, f"no measured cost of {key or config.name} at {config.scale} scale")
     entry = known[src]
     what = "CPU" if entry.get("cpu_per_run_s") is not None else "wall"
-    return Estimate(_per_run(entry), f"{what} per run measured at {src} scale")
+    return Estimate(per_run(entry), f"{what} per run measured at {src} scale")
 
 
 def plan_line(name: str, scale: str, n_runs: int | None, n_done: int, est: Estimate, workers: int = 1) -> str:

@@ -1101,10 +1101,10 @@ def read_costs(*places: str | os.PathLike | None) -> dict:
 
 
 def _per_run(entry: dict) -> float | None:
-    """Seconds per run for one worker: the measured CPU per run where known (the wall time of a run
-    on a loaded machine overstates it), else the measured wall time."""
-    cpu = entry.get("cpu_per_run_s")
-    return float(cpu) if cpu is not None else entry.get("per_run_s")
+    """Seconds per run for one worker (:func:`progress.per_run`: the runner's plan line uses the same)."""
+    from interpretopt.experiments.progress import per_run
+
+    return per_run(entry)
 
 
 def _dataset_names(config) -> list[str]:
