@@ -137,7 +137,8 @@ def _yaml(path: Path) -> dict:
 
 
 class _FailingReplace:
-    """``os.replace`` that works ``ok`` times, then fails with ``err`` (a disk that fills up or turns read-only)."""
+    """``os.replace`` that writes ``ok`` run rows (files under ``runs/``), then fails with ``err`` on every
+    write (a disk that fills up or turns read-only); other files before that are written as usual."""
 
     def __init__(self, ok: int, err: int) -> None:
         self.ok, self.err, self.real = ok, err, os.replace
@@ -145,7 +146,8 @@ class _FailingReplace:
     def __call__(self, src, dst, *a, **k):
         if self.ok <= 0:
             raise OSError(self.err, os.strerror(self.err), str(dst))
-        self.ok -= 1
+        if Path(dst).parent.name == "runs":
+            self.ok -= 1
         return self.real(src, dst, *a, **k)
 
 
@@ -153,8 +155,8 @@ class _FailingReplace:
 def test_output_becoming_unwritable_ends_in_one_line_and_keeps_finished_runs(tmp_path, monkeypatch, capsys, err):
     cfg_path = _write_config(tmp_path)
     out = tmp_path / "out"
-    # experiment.json, then 5 rows; the 6th row cannot be written
-    monkeypatch.setattr(os, "replace", _FailingReplace(6, err))
+    # 5 rows; the 6th row cannot be written
+    monkeypatch.setattr(os, "replace", _FailingReplace(5, err))
     code = main(["run", str(cfg_path), "--allow-import", "--quiet", "--out", str(out)])
     monkeypatch.undo()
     stderr = capsys.readouterr().err.strip()
