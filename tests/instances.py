@@ -74,3 +74,18 @@ def run_cli(*argv) -> int:
     add_experiment_commands(ap.add_subparsers(dest="command", required=True))
     args = ap.parse_args([str(a) for a in argv])
     return args.func(args)
+
+
+def write_demo_configs(root, table: str, papers=("imd", "crl")):
+    """A ``configs/`` folder under ``root``: the shipped solver presets and, per paper, one table
+    ``<paper>/t1.yaml`` made from the config template ``table`` (``{name}`` and ``{paper}`` filled in).
+    Returns the folder."""
+    import shutil
+    from pathlib import Path
+
+    configs = Path(root) / "configs"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "configs" / "solvers", configs / "solvers")
+    for paper in papers:
+        (configs / paper).mkdir()
+        (configs / paper / "t1.yaml").write_text(table.format(name=f"{paper}_t1", paper=paper))
+    return configs

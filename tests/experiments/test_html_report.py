@@ -11,8 +11,8 @@ import pytest
 
 from interpretopt.experiments import report as R
 from interpretopt.experiments.html_report import VERDICT_FILTERS, render_html
+from tests.instances import write_demo_configs
 
-REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 TABLE = """
 # Protocol: Demo et al. (2020), Section 5.
@@ -45,11 +45,7 @@ plots:
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("html")
-    configs = root / "configs"
-    shutil.copytree(REPO_CONFIGS / "solvers", configs / "solvers")
-    for paper in ("imd", "crl"):
-        (configs / paper).mkdir()
-        (configs / paper / "t1.yaml").write_text(TABLE.format(name=f"{paper}_t1", paper=paper))
+    configs = write_demo_configs(root, TABLE)
     out = root / "rep"
     R.reproduce_all("smoke", out, configs_root=configs, command="interpretopt reproduce --all --scale smoke")
     return out

@@ -245,13 +245,10 @@ def test_committed_report_and_cells_are_what_the_committed_rows_give(tmp_path, s
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """A checkout with two papers of one small table each (configs/), docs/ and a pyproject.toml."""
-    from tests.experiments.test_report import REPO_CONFIGS, TABLE
+    from tests.experiments.test_report import TABLE
+    from tests.instances import write_demo_configs
 
-    root = tmp_path / "configs"
-    shutil.copytree(REPO_CONFIGS / "solvers", root / "solvers")
-    for paper in ("imd", "crl"):
-        (root / paper).mkdir()
-        (root / paper / "t1.yaml").write_text(TABLE.format(name=f"{paper}_t1", paper=paper))
+    write_demo_configs(tmp_path, TABLE)
     (tmp_path / "docs").mkdir()
     (tmp_path / "pyproject.toml").write_text("")
     monkeypatch.chdir(tmp_path)

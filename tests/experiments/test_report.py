@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -13,8 +12,8 @@ from interpretopt.exceptions import InterpretoptError
 from interpretopt.experiments import report as R
 from interpretopt.experiments.config import load_config, parse_config
 from tests.instances import run_cli as _cli
+from tests.instances import write_demo_configs
 
-REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 TABLE = """
 # Protocol: Demo et al. (2020), Section 5.
@@ -42,11 +41,7 @@ tables:
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    root = tmp_path / "configs"
-    shutil.copytree(REPO_CONFIGS / "solvers", root / "solvers")
-    for paper in ("imd", "crl"):
-        (root / paper).mkdir()
-        (root / paper / "t1.yaml").write_text(TABLE.format(name=f"{paper}_t1", paper=paper))
+    write_demo_configs(tmp_path, TABLE)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
