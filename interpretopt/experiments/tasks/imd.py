@@ -11,9 +11,11 @@
     ``variant`` (``imd``, ``separate``, ``direct_dt``, ``direct_gb``, ``brcg_diff``), ``brcg``
     (BRCGClassifier parameters of BRCG Diff), ...) and any parameter of the variant's estimator,
     passed on by name (``max_depth``, ``criterion``, ``refine``, ``alpha``: ``None`` = eq. 6, a
-    number = eq. 5, ...; the estimators' defaults otherwise). Every name is checked when the
-    config loads.
-    Returns ``diffs, precision, recall, f1, n_rules, n_predicates`` (and, for the surrogate
+    number = eq. 5, BRCG Diff's ``construction``: ``xor`` or ``union``, ...; the estimators'
+    defaults otherwise). Every name and value is checked when the config loads.
+    Returns ``diff_model`` (the variant, and for BRCG Diff its reading: ``brcg_diff (xor)``,
+    ``brcg_diff (union)``; the tables' column), ``diffs, precision, recall, f1, n_rules,
+    n_predicates`` (and, for the surrogate
     methods, ``fidelity1, fidelity2, n_or_nodes, n_shared, height``), ``fit_seconds`` and
     ``limited_by_time`` (a BRCG fit of BRCG Diff stopped by a wall-clock safety net; the
     surrogate trees have none).
@@ -59,14 +61,15 @@ from typing import Any
 import numpy as np
 
 from interpretopt._validation import Interval, StrOptions
-from interpretopt.experiments.tasks import Param, estimator_params, task_params
+from interpretopt.experiments.tasks import Param, estimator_default, estimator_params, task_params
 from interpretopt.solvers._roles import solver_for
 from interpretopt.methods.imd import (BRCGDiff, DirectDT, DirectGB, DisagreementTooLargeError, IMDExplainer,
                                      SeparateSurrogates)
 
-__all__ = ["run", "make_variant", "VARIANTS", "EXPERIMENTS", "PARAMETERS"]
+__all__ = ["run", "make_variant", "diff_model_label", "VARIANTS", "CONSTRUCTIONS", "EXPERIMENTS", "PARAMETERS"]
 
 VARIANTS = ("imd", "separate", "direct_dt", "direct_gb", "brcg_diff")
+CONSTRUCTIONS = ("xor", "union")  # BRCG Diff's two readings of Section 5.2 (BRCGDiff.construction)
 EXPERIMENTS = ("diff", "accuracy", "importance", "perturbation")
 MAX_ARTIFACT_RULES = 300  # larger rule sets (separate surrogates at depth 10) are not written out
 
@@ -134,6 +137,8 @@ def make_variant(variant: str, params: dict, seed: int, *, solver: Any = None, s
         raise ValueError(f"unknown IMD variant {variant!r}; valid: {', '.join(VARIANTS)}")
     cls = _CLASSES[variant]
     kwargs = estimator_params(params, cls, exclude=SET_BY_TASK)
+    if variant == "brcg_diff":
+        _construction(params)  # a clear error before any fit
     if "random_state" in cls._parameter_constraints:
         kwargs["random_state"] = seed % (2**31)
     if variant == "brcg_diff":
@@ -145,6 +150,26 @@ def make_variant(variant: str, params: dict, seed: int, *, solver: Any = None, s
             brcg.setdefault("settings", settings)
         kwargs["brcg_params"] = brcg
     return cls(**kwargs)
+
+
+def _construction(params: dict) -> str:
+    """BRCG Diff's ``construction`` of the run (``xor`` unless given), checked against :data:`CONSTRUCTIONS`."""
+    from interpretopt.methods.imd import BRCGDiff
+
+    value = params.get("construction", estimator_default(BRCGDiff, "construction"))
+    if value not in CONSTRUCTIONS:
+        raise ValueError(f"BRCG Diff's construction must be one of {', '.join(map(repr, CONSTRUCTIONS))} "
+                         f"(Section 5.2's two readings: 'xor' = the surrogates' disagreement, 'union' = the rules "
+                         f"of both surrogates), got {value!r}")
+    return value
+
+
+def diff_model_label(variant: str, params: dict) -> str:
+    """The row's ``diff_model``: the variant name, and for BRCG Diff its reading, ``brcg_diff (xor)`` or
+    ``brcg_diff (union)``, so that a table with ``columns: [diff_model]`` shows the two readings side by side."""
+    if variant != "brcg_diff":
+        return variant
+    return f"brcg_diff ({_construction(params)})"
 
 
 def _black_boxes(ctx):
@@ -261,6 +286,12 @@ def _fit_and_score(est, X_tr, y1_tr, y2_tr, X_te, y1_te, y2_te) -> dict:
 
 
 def _run_diff(ctx) -> dict:
+    out = _diff_outputs(ctx)
+    out["diff_model"] = diff_model_label(task_params(ctx.params, PARAMETERS)["variant"], ctx.params)
+    return out
+
+
+def _diff_outputs(ctx) -> dict:
     variant = task_params(ctx.params, PARAMETERS)["variant"]
     m1, m2 = _black_boxes(ctx)
     X = ctx.X

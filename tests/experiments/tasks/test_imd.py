@@ -280,3 +280,62 @@ def test_brcg_diff_gets_the_runs_settings_and_reports_a_time_stop():
     assert limited_by_time(fitted("pricing_time_limit", None))
     flagged = SimpleNamespace(models_=[SimpleNamespace(stop_reason_="iteration_limit", limited_by_time_=True)])
     assert limited_by_time(flagged) and not limited_by_time(make_variant("imd", {}, 0))
+
+
+def test_brcg_diff_construction_is_passed_and_checked():
+    """The task passes BRCG Diff's ``construction`` from the run's parameters; a value that is neither reading
+    is refused, naming the accepted ones, at config load and when the diff model is made."""
+    from interpretopt.exceptions import ConfigError
+    from interpretopt.experiments.config import parse_config
+    from interpretopt.experiments.tasks.imd import diff_model_label
+
+    assert make_variant("brcg_diff", {"construction": "xor"}, 0).construction == "xor"
+    assert make_variant("brcg_diff", {}, 0).construction == "xor"  # BRCGDiff's default
+    assert diff_model_label("brcg_diff", {"construction": "union"}) == "brcg_diff (union)"
+    assert diff_model_label("brcg_diff", {}) == "brcg_diff (xor)"
+    assert diff_model_label("imd", {"construction": "union"}) == "imd"
+    with pytest.raises(ValueError, match="'xor', 'union'.*got 'and'"):
+        make_variant("brcg_diff", {"construction": "and"}, 0)
+    with pytest.raises((ConfigError, ValueError), match="construction.*(union|xor)"):
+        parse_config({"name": "t", "method": "imd", "datasets": ["breast_cancer"], "models": ["LR", "DT1"],
+                      "params": {"variant": "brcg_diff", "construction": "intersection"}})
+
+
+def test_both_brcg_diff_readings_are_separate_table_columns(tmp_path):
+    """One config runs BRCG Diff under both constructions; each run is labelled by its reading
+    (``diff_model``), the two readings are separate columns of a ``columns: [diff_model]`` table, and the
+    union of the same two rule sets covers at least the xor's diffs (R1 or R2 contains R1 xor R2)."""
+    df = _run(tmp_path, {"name": "both", "method": "imd",
+                         "params": {"variant": "brcg_diff", "construction": ["xor", "union"],
+                                    "brcg": {"max_iter": 5, "n_thresholds": 4}},
+                         "datasets": [{"name": "breast_cancer", "max_rows": 300}],
+                         "pairs": {"per_dataset": {"breast_cancer": {"p": ["LR", "DT2"]}}}})
+    assert sorted(df.diff_model) == ["brcg_diff (union)", "brcg_diff (xor)"]
+    by = df.set_index("diff_model")
+    assert by.loc["brcg_diff (union)", "recall"] >= by.loc["brcg_diff (xor)", "recall"]
+    from interpretopt.experiments.config import TableSpec
+
+    table = make_table(df, TableSpec(name="f1", rows=("dataset",), columns=("diff_model",), metric="f1"))
+    assert list(table.mean.columns) == ["brcg_diff (union)", "brcg_diff (xor)"]
+
+
+@pytest.mark.parametrize("name,rank_tables", [("table2", ("f1_rank_xor", "f1_rank_union")),
+                                              ("table8", ("summary_xor", "summary_union"))])
+def test_imd_configs_run_and_tabulate_both_brcg_diff_readings(name, rank_tables):
+    """Every IMD config that runs BRCG Diff runs both readings; its tables are by ``diff_model`` with the
+    paper's BRCG Diff cells beside each reading, and each rank / test table ranks the paper's five
+    methods with one reading (so mean ranks, Friedman and Holm stay those of five methods)."""
+    cfg = load_config(REPO / "configs" / "imd" / f"{name}.yaml")
+    brcg = [m for m in cfg.methods if m.params.get("variant") in ("brcg_diff", ("brcg_diff",))]
+    assert brcg and all(tuple(m.params["construction"]) == ("xor", "union") for m in brcg)
+    tables = {t.name: t for t in cfg.tables}
+    for t in cfg.tables:
+        assert tuple(t.columns) == ("diff_model",), t.name
+    for t in cfg.tables:
+        cols = {c for row in (t.reference.values if t.reference else {}).values() for c in row}
+        assert "brcg_diff" not in cols, t.name
+        if t.name not in rank_tables:
+            assert ("brcg_diff (xor)" in cols) == ("brcg_diff (union)" in cols), t.name
+    for reading, tname in zip(("xor", "union"), rank_tables):
+        keep = tables[tname].filter["diff_model"]
+        assert sorted(keep) == sorted(["imd", "separate", "direct_dt", "direct_gb", f"brcg_diff ({reading})"])
