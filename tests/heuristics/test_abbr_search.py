@@ -263,3 +263,37 @@ def test_abbr_annealing_starts_from_the_M_highest_abbr_rules():
     init_abbr = np.sort(ab[list(res.init_rules)])[::-1]
     assert len(res.init_rules) == 4
     assert np.allclose(init_abbr, np.sort(ab)[::-1][:4], atol=1e-12)
+
+
+def test_warm_started_rule_list_is_never_below_the_smaller_search():
+    """M = 5 warm-started from the M = 3 search (same rng, T = 200 each) is never below that M = 3
+    answer; the published start alone (M = 5 from the 5 highest-ABBR rules) falls below it on this
+    instance (seeds 0 and 4 of pool 0), which is why the warm start exists (methods/abbr.py)."""
+    X, ranks = _syn(800, 0)
+    pool = H.pair_rule_pool(X, ranks, H.discrete_mask(X))
+    published_below = 0
+    for r in range(6):
+        m3 = H.anneal_rule_list(pool, ranks, 0.2, 3, n_iter=200, rng=np.random.default_rng(r))
+        m5 = H.anneal_rule_list(pool, ranks, 0.2, 5, n_iter=200, rng=np.random.default_rng(r))
+        warm = H.warm_started_rule_list(pool, ranks, 0.2, 5, 3, n_iter=200, rng=np.random.default_rng(r))
+        assert warm.warm_value == pytest.approx(m3.value, abs=1e-12)  # the same search, the same draws
+        assert warm.value >= m3.value - 1e-12
+        assert warm.value == pytest.approx(H.rule_list_objective(pool, ranks, warm.rules, 0.2), abs=1e-12)
+        assert len(warm.full_rules) <= 5 and warm.history.size == 400
+        published_below += m5.value < m3.value - 1e-9
+    assert published_below >= 1
+
+
+def test_warm_start_off_is_the_published_search_and_start_is_checked():
+    X, ranks = _data()
+    pool = H.pair_rule_pool(X, ranks, H.discrete_mask(X))
+    ref = H.anneal_rule_list(pool, ranks, 0.2, 5, n_iter=100, rng=np.random.default_rng(1))
+    for warm_M in (None, 5, 7):
+        res = H.warm_started_rule_list(pool, ranks, 0.2, 5, warm_M, n_iter=100, rng=np.random.default_rng(1))
+        assert res.rules == ref.rules and res.value == ref.value and res.warm_value is None
+    start = (len(pool) - 1, 0)
+    res = H.anneal_rule_list(pool, ranks, 0.2, 4, n_iter=0, rng=np.random.default_rng(0), start=start)
+    order = [int(i) for i in H._initial_order(pool.counts, pool.abbr) if int(i) not in start]
+    assert res.init_rules == start + tuple(order[:2])
+    with pytest.raises(InputError, match="pool indices"):
+        H.anneal_rule_list(pool, ranks, 0.2, 4, n_iter=0, start=(len(pool),))

@@ -359,3 +359,18 @@ def test_abbr_baseline_hands_its_node_limit_to_every_milp_and_counts_work_stops_
     assert seen and all(s.node_limit == 7 and s.time_limit == 120.0 for s in seen)
     assert est.n_limited_ == est.solve_statuses_["feasible"] >= 1
     assert est.n_timeouts_ == 0 and not est.limited_by_time_
+
+
+@pytest.mark.parametrize("L", [2, 3])
+def test_rule_list_search_M5_is_never_below_M3(data, L):
+    """The default warm start (warm_start_M = 3): with the same random_state, M = 5 runs M = 3's search
+    first and starts from its answer, so its in-sample value is never below M = 3's."""
+    X, _, model = data
+    for rs in range(3):
+        kw = dict(s=0.2, L=L, n_iter=100, n_trees=10, random_state=rs)
+        m3 = RuleListSearch(M=3, **kw).fit(X, model)
+        m5 = RuleListSearch(M=5, **kw).fit(X, model)
+        assert m5.abbr_ >= m3.abbr_ - 1e-12
+        assert m5.anneal_.warm_value == pytest.approx(m3.abbr_, abs=1e-12)
+        off = RuleListSearch(M=5, warm_start_M=None, **kw).fit(X, model)
+        assert off.anneal_.warm_value is None and off.anneal_.history.size == 100
