@@ -135,18 +135,51 @@ def run(ctx) -> dict:
 
 
 def _run(ctx) -> dict:
+    """One run: the rows of the split, the black box's scores, then the search of ``mode`` and its metrics."""
     p = task_params(ctx.params, PARAMETERS)
     mode = p["mode"]
+    bb_rows, search_rows, test = _split_rows(ctx, p)
+    out, sc_train, sc_test = _black_box(ctx, bb_rows, search_rows, test)
+    rs = int(ctx.rng.integers(2**31 - 1))
+    if mode == "random_rules":
+        return _run_random_rules(ctx, p, out, search_rows, test, sc_train, sc_test)
+    est, Xtr, Xte = _estimator(ctx, mode, search_rows, test, rs)
+    out["label"] = _label(mode, est)
+    t1 = time.perf_counter()
+    try:
+        _fit(ctx, est, mode, Xtr, sc_train, search_rows)
+    except Exception as exc:
+        if mode != "baseline" or not hasattr(est, "solve_statuses_"):
+            raise
+        out.update(_baseline_without_rules(est, exc))
+        return out
+    out["fit_seconds"] = time.perf_counter() - t1
+    out.update(_fit_metrics(ctx, est, mode, Xte, sc_test))
+    if mode == "baseline":
+        out.update(_baseline_counts(est))
+        # every seed MILP solved (or some timed out); the annealed list itself is not certified,
+        # so the run claims no status, bound or gap
+        out["milp_outcome"] = _milp_outcome(est, "all_solved")
+        out.update(solver_columns(est.solvers_))
+    if mode == "rule_list" and p["certify"]:
+        out.update(_certificate(ctx, est, p["certify_max_rules"]))
+    return out
+
+
+def _split_rows(ctx, p: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows the black box is fitted on, the rows searched and the test rows of the run's split."""
     train, test = ctx.split(test_size=float(p["test_size"]))
+    if not p["blackbox_fraction"]:
+        return train, train, test
+    cut = int(round(float(p["blackbox_fraction"]) * len(train)))
+    # seeded by the split itself, so every configuration of a repetition shares the black box
+    perm = ctx.rng_for("abbr-blackbox-rows", rows=train).permutation(train)
+    return np.sort(perm[:cut]), np.sort(perm[cut:]), test
+
+
+def _black_box(ctx, bb_rows, search_rows, test) -> tuple[dict, np.ndarray, np.ndarray]:
+    """The run's first columns (black-box seconds, row counts, test AUC) and the black box's scores."""
     model_name = ctx.models[0] if ctx.models else "RF500"
-    search_rows = train
-    if p["blackbox_fraction"]:
-        cut = int(round(float(p["blackbox_fraction"]) * len(train)))
-        # seeded by the split itself, so every configuration of a repetition shares the black box
-        perm = ctx.rng_for("abbr-blackbox-rows", rows=train).permutation(train)
-        bb_rows, search_rows = np.sort(perm[:cut]), np.sort(perm[cut:])
-    else:
-        bb_rows = train
     t0 = time.perf_counter()
     sc_train, sc_test, bb_seconds = _split_scores(ctx, model_name, bb_rows, search_rows, test)
     out: dict = {"blackbox_seconds": time.perf_counter() - t0, "blackbox_fit_seconds": bb_seconds,
@@ -157,14 +190,21 @@ def _run(ctx) -> dict:
         out["blackbox_auc"] = float(roc_auc_score(ctx.y[test], sc_test))
     except ValueError:
         out["blackbox_auc"] = math.nan
+    return out, sc_train, sc_test
+
+
+def _run_random_rules(ctx, p: dict, out: dict, search_rows, test, sc_train, sc_test) -> dict:
+    """Mode ``random_rules`` (Appendix A) on the DataFrame's search and test rows."""
     X_df = ctx.dataset.X
-    rs = int(ctx.rng.integers(2**31 - 1))
-    if mode == "random_rules":
-        Xtr, Xte = X_df.iloc[search_rows].reset_index(drop=True), X_df.iloc[test].reset_index(drop=True)
-        threshold = ctx.params.get("p", estimator_default(GloballyConsistentRuleSearch, "p"))
-        out["label"] = f"random rules p={threshold}"
-        out.update(_random_rules(Xtr, Xte, sc_train, sc_test, {**p, "p": float(threshold)}, ctx.rng))
-        return out
+    Xtr, Xte = X_df.iloc[search_rows].reset_index(drop=True), X_df.iloc[test].reset_index(drop=True)
+    threshold = ctx.params.get("p", estimator_default(GloballyConsistentRuleSearch, "p"))
+    out["label"] = f"random rules p={threshold}"
+    out.update(_random_rules(Xtr, Xte, sc_train, sc_test, {**p, "p": float(threshold)}, ctx.rng))
+    return out
+
+
+def _estimator(ctx, mode: str, search_rows, test, rs: int):
+    """The estimator of ``mode`` with the config's parameters, and the float matrices of the search and test rows."""
     cls = MODES[mode]
     kw = estimator_params(ctx.params, cls, exclude=SET_BY_TASK)
     # the searches read the float matrix of the data (category columns as their codes); it is made
@@ -173,42 +213,45 @@ def _run(ctx) -> dict:
     Xall, cats = _data_matrix(ctx)
     Xtr, Xte = Xall[search_rows], Xall[test]
     kw["discrete"] = _discrete_indices(Xtr, kw.get("discrete", estimator_default(cls, "discrete")),
-                                       [str(c) for c in X_df.columns], cats,
+                                       [str(c) for c in ctx.dataset.X.columns], cats,
                                        int(kw.get("max_discrete_values", estimator_default(cls, "max_discrete_values"))))
     if cls is GloballyConsistentRuleSearch:
         kw["solver"] = solver_for(ctx.solver, SOLVER_ROLES)
         for limit in ("node_limit", "time_limit"):  # the config's limits apply to each MILP
             if limit not in kw and getattr(ctx.settings, limit) is not None:
                 kw[limit] = getattr(ctx.settings, limit)
-    est = cls(**kw, random_state=rs)
-    s = float(est.s)
-    out["label"] = _label(mode, est)
+    return cls(**kw, random_state=rs), Xtr, Xte
 
-    t1 = time.perf_counter()
-    try:
-        if mode == "rule_list":
-            pool = _cached(ctx, "pool", lambda: est.build_pool(
-                Xtr, sc_train, random_state=ctx.seed_for("abbr-pool", rows=search_rows, L=int(est.L))),
-                rows=search_rows, scores=sc_train, params={k: getattr(est, k) for k in est._POOL_PARAMS})
-            est.fit(Xtr, sc_train, pool=pool)
-        elif mode == "checklist":
-            table = _cached(ctx, "conditions", lambda: est.build_conditions(Xtr, sc_train), rows=search_rows,
-                            scores=sc_train, params={k: getattr(est, k) for k in est._TABLE_PARAMS})
-            est.fit(Xtr, sc_train, conditions=table)
-        else:
-            est.fit(Xtr, sc_train)
-    except Exception as exc:
-        if mode != "baseline" or not hasattr(est, "solve_statuses_"):
-            raise
-        out.update(_baseline_counts(est))
-        out.update(abbr_at_s=math.nan, optimality_ratio=math.nan, support=math.nan, abbr=math.nan,
-                   n_rules=0, message=str(exc))
-        # the paper's "N/A": no rule; a statement about the seed MILPs, not a certificate of a result
-        out["milp_outcome"] = _milp_outcome(est, "infeasible")
-        return out
-    out["fit_seconds"] = time.perf_counter() - t1
-    ev = est.evaluate(Xte, sc_test)
-    out.update(ev)
+
+def _fit(ctx, est, mode: str, Xtr, sc_train, search_rows) -> None:
+    """Fit ``est``; the rule pool R~ (per split and L) or the condition table C~ (per split) shared."""
+    if mode == "rule_list":
+        pool = _cached(ctx, "pool", lambda: est.build_pool(
+            Xtr, sc_train, random_state=ctx.seed_for("abbr-pool", rows=search_rows, L=int(est.L))),
+            rows=search_rows, scores=sc_train, params={k: getattr(est, k) for k in est._POOL_PARAMS})
+        est.fit(Xtr, sc_train, pool=pool)
+    elif mode == "checklist":
+        table = _cached(ctx, "conditions", lambda: est.build_conditions(Xtr, sc_train), rows=search_rows,
+                        scores=sc_train, params={k: getattr(est, k) for k in est._TABLE_PARAMS})
+        est.fit(Xtr, sc_train, conditions=table)
+    else:
+        est.fit(Xtr, sc_train)
+
+
+def _baseline_without_rules(est, exc: Exception) -> dict:
+    """A baseline whose MILPs found no rule: NaN metrics and the MILP statuses."""
+    out = _baseline_counts(est)
+    out.update(abbr_at_s=math.nan, optimality_ratio=math.nan, support=math.nan, abbr=math.nan,
+               n_rules=0, message=str(exc))
+    # the paper's "N/A": no rule; a statement about the seed MILPs, not a certificate of a result
+    out["milp_outcome"] = _milp_outcome(est, "infeasible")
+    return out
+
+
+def _fit_metrics(ctx, est, mode: str, Xte, sc_test) -> dict:
+    """Test metrics, train values, pool sizes, phase timings, the rendered explanation and its size."""
+    s = float(est.s)
+    out = dict(est.evaluate(Xte, sc_test))
     out["abbr_at_s_train"] = float(est.abbr_)
     out["optimality_ratio_train"] = metrics.optimality_ratio(est.abbr_, s)
     out["support_train"] = float(est.support_)
@@ -216,8 +259,7 @@ def _run(ctx) -> dict:
     out["n_filtered"] = int(est.n_filtered_)
     for phase, sec in est.timings_.items():
         out[f"time_{phase}"] = float(sec)
-    names = [str(c) for c in X_df.columns]
-    out["artifacts"] = {"explanation.txt": est.render(names)}
+    out["artifacts"] = {"explanation.txt": est.render([str(c) for c in ctx.dataset.X.columns])}
     if mode == "checklist":
         out["threshold"] = int(est.threshold_)
         out["n_conditions"] = len(est.conditions_)
@@ -225,35 +267,32 @@ def _run(ctx) -> dict:
         out["n_rules"] = len(est.rules_)
         out["n_conditions"] = int(sum(len(r) for r in est.rules_))
         out["m_star"] = int(est.m_star_)
-    if mode == "baseline":
-        out.update(_baseline_counts(est))
-        # every seed MILP solved (or some timed out); the annealed list itself is not certified,
-        # so the run claims no status, bound or gap
-        out["milp_outcome"] = _milp_outcome(est, "all_solved")
-        out.update(solver_columns(est.solvers_))
-    if mode == "rule_list" and p["certify"]:
-        mr = p["certify_max_rules"]
-        cert = est.certify(solver_for(ctx.solver, SOLVER_ROLES), certify_settings(ctx.settings),
-                           max_rules=None if mr is None else int(mr))
-        out["limited_by_time"] = bool(cert["limited_by_time"])
-        if cert.get("nodes") is not None:
-            out["certify_nodes"] = int(cert["nodes"])
-        # the solver's status and bound hold over the pool the MILP saw: the filtered pool R~, or
-        # (certify_max_rules) a restricted pool, in which case they are reported apart and no
-        # status/bound/gap of the run is claimed
-        if cert["pool"] == "filtered":
-            out.update(status=cert["status"], objective=cert["objective"], bound=cert["bound"], gap=cert["gap"])
-        else:
-            out.update(restricted_status=cert["status"], restricted_objective=cert["objective"],
-                       restricted_bound=cert["bound"], restricted_gap=cert["gap"])
-        out.update(certify_pool=cert["pool"], certify_rules=cert["n_rules"], certify_pool_rules=cert["pool_rules"],
-                   certify_seconds=cert["wall_time"], certify_start_value=cert["start_value"],
-                   certify_mip_start=cert["mip_start"], solver=cert["solver"],
-                   **solver_columns({"certificate": {"requested": cert["solver_requested"], "solver": cert["solver"]}}))
-        if cert.get("gap_to_anneal") is not None:
-            out["certify_gap_to_anneal"] = cert["gap_to_anneal"]
-        if cert["objective"] is not None:
-            out["certify_best_minus_anneal"] = float(cert["objective"]) - float(est.abbr_)
+    return out
+
+
+def _certificate(ctx, est, max_rules) -> dict:
+    """The exact MILP over the filtered pool (or a restricted one), with the annealed list as its MIP start."""
+    cert = est.certify(solver_for(ctx.solver, SOLVER_ROLES), certify_settings(ctx.settings),
+                       max_rules=None if max_rules is None else int(max_rules))
+    out: dict = {"limited_by_time": bool(cert["limited_by_time"])}
+    if cert.get("nodes") is not None:
+        out["certify_nodes"] = int(cert["nodes"])
+    # the solver's status and bound hold over the pool the MILP saw: the filtered pool R~, or
+    # (certify_max_rules) a restricted pool, in which case they are reported apart and no
+    # status/bound/gap of the run is claimed
+    if cert["pool"] == "filtered":
+        out.update(status=cert["status"], objective=cert["objective"], bound=cert["bound"], gap=cert["gap"])
+    else:
+        out.update(restricted_status=cert["status"], restricted_objective=cert["objective"],
+                   restricted_bound=cert["bound"], restricted_gap=cert["gap"])
+    out.update(certify_pool=cert["pool"], certify_rules=cert["n_rules"], certify_pool_rules=cert["pool_rules"],
+               certify_seconds=cert["wall_time"], certify_start_value=cert["start_value"],
+               certify_mip_start=cert["mip_start"], solver=cert["solver"],
+               **solver_columns({"certificate": {"requested": cert["solver_requested"], "solver": cert["solver"]}}))
+    if cert.get("gap_to_anneal") is not None:
+        out["certify_gap_to_anneal"] = cert["gap_to_anneal"]
+    if cert["objective"] is not None:
+        out["certify_best_minus_anneal"] = float(cert["objective"]) - float(est.abbr_)
     return out
 
 
