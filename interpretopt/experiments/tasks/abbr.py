@@ -26,7 +26,11 @@ One run = one repetition (a train/test split) of one configuration on one datase
    (split, L) and the filtered conditions C~ only on the split, so each is built once per
    process (seeded by the split and L, not by the run; kept in memory, not on disk) and shared
    by every s, M and K. ``time_pool`` is the build time of a run that built its
-   pool, ``time_pool_shared`` the build time of a pool it reused.
+   pool, ``time_pool_shared`` the build time of a pool it reused. A rule list's annealing is
+   seeded by (split, L, s), not by the run, so the runs that differ only in M draw alike: with
+   the warm start of :class:`~interpretopt.methods.abbr.RuleListSearch` (``warm_start_M = 3``)
+   an M = 5 run first repeats the M = 3 run's search exactly, and its in-sample value is never
+   below that run's.
 3. Metrics on the test rows: ``abbr_at_s``, ``optimality_ratio`` (eq. 12), ``support``,
    ``abbr``; on the train rows: ``abbr_at_s_train``, ``optimality_ratio_train``; sizes of
    the pools, timings per phase, and ``label`` (a short name of the configuration used as a
@@ -220,7 +224,12 @@ def _estimator(ctx, mode: str, search_rows, test, rs: int):
         for limit in ("node_limit", "time_limit"):  # the config's limits apply to each MILP
             if limit not in kw and getattr(ctx.settings, limit) is not None:
                 kw[limit] = getattr(ctx.settings, limit)
-    return cls(**kw, random_state=rs), Xtr, Xte
+    est = cls(**kw, random_state=rs)
+    if cls is RuleListSearch:
+        # seeded by (split, L, s), not by the run: the runs that differ in M draw alike, so an M = 5
+        # run's warm start repeats the M = 3 run's search and is never below it in-sample
+        est.set_params(random_state=ctx.seed_for("abbr-anneal", rows=search_rows, L=int(est.L), s=float(est.s)))
+    return est, Xtr, Xte
 
 
 def _fit(ctx, est, mode: str, Xtr, sc_train, search_rows) -> None:

@@ -145,3 +145,18 @@ def test_task_matrix_gives_the_fit_on_the_dataframe():
         got = cls(**kw, n_iter=80, random_state=0, discrete=disc).fit(Xall[rows], scores[rows])
         assert got.abbr_ == ref.abbr_ and got.render(names) == ref.render()
         assert np.array_equal(got.discrete_, ref.discrete_)
+
+
+def test_rule_list_runs_differing_in_M_share_draws_so_M5_is_never_below_M3(tmp_path):
+    """The annealing is seeded by (split, L, s): every M = 5 run's warm start repeats the M = 3 run's
+    search, so in-sample M = 5 >= M = 3 in every cell (and the published start stays a parameter)."""
+    cfg = config_mod.parse_config({
+        "name": "abbr_task_m", "methods": [
+            {"method": "abbr", "params": {"mode": "rule_list", "s": [0.1, 0.2], "L": [2, 3], "M": [3, 5],
+                                          "n_iter": 80}}],
+        "datasets": [{"name": "breast_cancer", "max_rows": 400}], "models": ["RF1"], "repetitions": 2, "seed": 0})
+    report = runner.run_experiment(cfg, out_dir=tmp_path, progress=False)
+    df = results.read_results(tmp_path)
+    assert report.n_failed == 0 and len(df) == 16
+    wide = df.pivot_table(index=["rep", "s", "L"], columns="M", values="abbr_at_s_train")
+    assert len(wide) == 8 and (wide[5] >= wide[3] - 1e-12).all()
