@@ -43,6 +43,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -182,10 +183,9 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
                      rng: np.random.Generator, *, n_inherited: int, n_positive: int, cutoff_variance: float,
                      batch_size: int = 1000, min_batches: int = 1, max_samples: int | None = None,
                      starts: np.ndarray | None = None, sampler: str = "auto", min_acceptance: float = 0.02,
-                     burn_in: int | None = None, thin: int | None = None,
-                     max_draws: int | None = None, uniform_starts: np.ndarray | None = None,
-                     uniform_starts_y: np.ndarray | None = None, warm_starts: np.ndarray | None = None,
-                     warm_box: tuple[np.ndarray, np.ndarray] | None = None,
+                     burn_in: int | None = None, thin: int | None = None, max_draws: int | None = None,
+                     uniform_starts: np.ndarray | None = None, uniform_starts_y: np.ndarray | None = None,
+                     warm_starts: np.ndarray | None = None, warm_box: tuple[np.ndarray, np.ndarray] | None = None,
                      ) -> tuple[np.ndarray, np.ndarray, SamplingTrace]:
     """Algorithm 2: sample the node's region in batches until ``p (1 - p) / N <= cutoff_variance`` (eq. 7).
 
@@ -197,21 +197,15 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
 
     Parameters
     ----------
-    polytope : Polytope
-        The node's region ``C x <= b``.
-    lo, hi : ndarray (d,)
-        The sampling box.
-    oracle : callable
-        ``oracle(X) -> {0, 1}`` labels.
-    rng : numpy.random.Generator
+    polytope, lo, hi : Polytope, ndarray (d,), ndarray (d,)
+        The node's region ``C x <= b`` and its sampling box.
+    oracle, rng : callable ``oracle(X) -> {0, 1}`` labels, numpy.random.Generator
     n_inherited, n_positive : int
         Data the node already holds (they count towards ``N`` and ``p``).
     cutoff_variance : float
         Stop once the variance of the positive-rate estimate is at most this (eq. 7).
-    batch_size : int, default 1000
-        Points per batch.
-    min_batches : int, default 1
-        Batches drawn before the variance rule may stop sampling.
+    batch_size, min_batches : int, default 1000 and 1
+        Points per batch; batches drawn before the variance rule may stop sampling.
     max_samples : int or None
         Cap on the points sampled at this node (``None``: no cap; the variance rule alone
         stops, after at most ``1 / (4 cutoff_variance)`` points).
@@ -236,72 +230,140 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
 
     Returns
     -------
-    X_new : ndarray (m, d)
-    y_new : ndarray (m,) of {0, 1}
-    trace : SamplingTrace
+    X_new, y_new, trace : ndarray (m, d), ndarray (m,) of {0, 1}, SamplingTrace
     """
-    from interpretopt.heuristics.polytope_sampling import PolytopeSampler
-
     lo = np.asarray(lo, dtype=float)
     hi = np.asarray(hi, dtype=float)
-    d = lo.shape[0]
     trace = SamplingTrace(n_inherited=int(n_inherited))
-    N, pos = int(n_inherited), int(n_positive)
-    X_parts: list[np.ndarray] = []
-    y_parts: list[np.ndarray] = []
-    ps: PolytopeSampler | None = None
-    chain_pos = chain_n = None
-    chain_of: list[np.ndarray] = []
+    counts = _SampleCounts(N=int(n_inherited), pos=int(n_positive))
+    tally = _ChainTally()
+    make_sampler = partial(_node_sampler, polytope, lo, hi, rng, starts=starts, sampler=sampler,
+                           min_acceptance=min_acceptance, batch_size=batch_size, burn_in=burn_in, thin=thin,
+                           max_draws=max_draws, uniform_starts=uniform_starts, warm_starts=warm_starts,
+                           warm_box=warm_box)
+    ps = None
     while True:
-        if trace.n_batches >= min_batches and N > 0:
-            p = pos / N
-            var = p * (1 - p) / N
-            trace.variance = var
-            if var <= cutoff_variance:
-                trace.stopped_by = "variance"
-                break
-        if max_samples is not None and trace.n_sampled >= max_samples:
-            trace.stopped_by = "max_samples"
+        stop = _stop_before_batch(trace, counts, cutoff_variance, min_batches, max_samples)
+        if stop:
+            trace.stopped_by = stop
             break
         want = batch_size if max_samples is None else min(batch_size, max_samples - trace.n_sampled)
         if ps is None:
-            # one hit-and-run chain per point of a batch: each batch is one step of thinning
-            ps = PolytopeSampler(polytope, lo, hi, rng, starts=starts, method=sampler, min_acceptance=min_acceptance,
-                                 n_chains=min(1000, int(batch_size)), burn_in=burn_in, thin=thin,
-                                 max_draws=max_draws, uniform_starts=uniform_starts,
-                                 warm_starts=None if uniform_starts is not None else warm_starts,
-                                 warm_lo=None if warm_box is None else warm_box[0],
-                                 warm_hi=None if warm_box is None else warm_box[1])
-        Xb = ps.draw(want)
-        if Xb.shape[0] == 0:
-            trace.stopped_by = "empty_region" if ps.empty else "draw_limit"
+            ps = make_sampler()
+        stop = _draw_batch(ps, want, oracle, trace, counts, tally)
+        if stop:
+            trace.stopped_by = stop
             break
-        yb = np.asarray(oracle(Xb)).astype(np.int8).ravel()
+    _finish_trace(trace, counts, tally, ps, cutoff_variance, uniform_starts_y, int(n_positive))
+    d = lo.shape[0]
+    X_new = np.vstack(tally.X_parts) if tally.X_parts else np.empty((0, d))
+    y_new = np.concatenate(tally.y_parts) if tally.y_parts else np.empty(0, dtype=np.int8)
+    return X_new, y_new, trace
+
+
+@dataclass
+class _SampleCounts:
+    """The node's running ``N`` (inherited plus sampled points) and positives (eqs. 5 and 7)."""
+
+    N: int
+    pos: int
+
+    def variance(self) -> float:
+        """``var[alpha_bar] = alpha_bar (1 - alpha_bar) / N`` (eq. 7), with ``alpha_bar = pos / N`` (eq. 5)."""
+        p = self.pos / self.N
+        return p * (1 - p) / self.N
+
+
+@dataclass
+class _ChainTally:
+    """The batches drawn at a node and, for hit-and-run, which chain emitted each point."""
+
+    X_parts: list = field(default_factory=list)
+    y_parts: list = field(default_factory=list)
+    chain_of: list = field(default_factory=list)
+    chain_pos: np.ndarray | None = None
+    chain_n: np.ndarray | None = None
+
+    def add(self, ps: Any, Xb: np.ndarray, yb: np.ndarray) -> None:
+        """Keep a labelled batch; on the burn-in path, point ``i`` of a batch comes from chain ``i``."""
         if ps.last_chains is not None:
-            chain_of.append(ps.last_chains)
+            self.chain_of.append(ps.last_chains)
         elif ps.stats.method == "hit_and_run":
             k = ps.stats.n_chains
-            if chain_pos is None:
-                chain_pos, chain_n = np.zeros(k), np.zeros(k)
-            m = yb.shape[0]  # point i of a batch comes from chain i
-            chain_pos[:m] += yb
-            chain_n[:m] += 1
-        X_parts.append(Xb)
-        y_parts.append(yb)
-        trace.n_batches += 1
-        trace.n_sampled += Xb.shape[0]
-        N += Xb.shape[0]
-        pos += int(yb.sum())
-        p = pos / N
-        trace.variances.append(p * (1 - p) / N)
-        if Xb.shape[0] < want:  # rejection reached max_draws
-            trace.variance = trace.variances[-1]
-            trace.stopped_by = "draw_limit"
-            break
+            if self.chain_pos is None:
+                self.chain_pos, self.chain_n = np.zeros(k), np.zeros(k)
+            m = yb.shape[0]
+            self.chain_pos[:m] += yb
+            self.chain_n[:m] += 1
+        self.X_parts.append(Xb)
+        self.y_parts.append(yb)
+
+
+def _node_sampler(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, rng: np.random.Generator, *,
+                  starts: np.ndarray | None, sampler: str, min_acceptance: float, batch_size: int,
+                  burn_in: int | None, thin: int | None, max_draws: int | None,
+                  uniform_starts: np.ndarray | None, warm_starts: np.ndarray | None,
+                  warm_box: tuple[np.ndarray, np.ndarray] | None) -> Any:
+    """Algorithm 2's sampler of the node's region inside its bounding box (Section 3.2: "the bounding
+    box is uniformly sampled ... if the sample fits within the constraints of the leaf node, it is
+    added"): rejection from the box, or hit-and-run where rejection accepts too little; the same law.
+
+    One hit-and-run chain per point of a batch, so each batch is one step of thinning; warm starts
+    are ignored when uniform starts are given.
+    """
+    from interpretopt.heuristics.polytope_sampling import PolytopeSampler
+
+    return PolytopeSampler(polytope, lo, hi, rng, starts=starts, method=sampler, min_acceptance=min_acceptance,
+                           n_chains=min(1000, int(batch_size)), burn_in=burn_in, thin=thin,
+                           max_draws=max_draws, uniform_starts=uniform_starts,
+                           warm_starts=None if uniform_starts is not None else warm_starts,
+                           warm_lo=None if warm_box is None else warm_box[0],
+                           warm_hi=None if warm_box is None else warm_box[1])
+
+
+def _stop_before_batch(trace: SamplingTrace, counts: _SampleCounts, cutoff_variance: float, min_batches: int,
+                       max_samples: int | None) -> str:
+    """Algorithm 2's loop test: ``"variance"`` once eq. 7's variance is at most the cutoff (after
+    ``min_batches`` batches), ``"max_samples"`` at the per-node cap, else ``""`` (draw another batch)."""
+    if trace.n_batches >= min_batches and counts.N > 0:
+        trace.variance = counts.variance()
+        if trace.variance <= cutoff_variance:
+            return "variance"
+    if max_samples is not None and trace.n_sampled >= max_samples:
+        return "max_samples"
+    return ""
+
+
+def _draw_batch(ps: Any, want: int, oracle: Callable[[np.ndarray], np.ndarray], trace: SamplingTrace,
+                counts: _SampleCounts, tally: _ChainTally) -> str:
+    """Algorithm 2's loop body: draw ``want`` points of the region, label them with the oracle, add them
+    to the node's data and update eq. 7's variance. Returns why sampling must stop (``"empty_region"``,
+    ``"draw_limit"``) or ``""``."""
+    Xb = ps.draw(want)
+    if Xb.shape[0] == 0:
+        return "empty_region" if ps.empty else "draw_limit"
+    yb = np.asarray(oracle(Xb)).astype(np.int8).ravel()
+    tally.add(ps, Xb, yb)
+    trace.n_batches += 1
+    trace.n_sampled += Xb.shape[0]
+    counts.N += Xb.shape[0]
+    counts.pos += int(yb.sum())
+    trace.variances.append(counts.variance())
+    if Xb.shape[0] < want:  # rejection reached max_draws
+        trace.variance = trace.variances[-1]
+        return "draw_limit"
+    return ""
+
+
+def _finish_trace(trace: SamplingTrace, counts: _SampleCounts, tally: _ChainTally, ps: Any,
+                  cutoff_variance: float, uniform_starts_y: np.ndarray | None, pos_inherited: int) -> None:
+    """After Algorithm 2's loop: whether eq. 7 was met, the variance inflation of correlated
+    (hit-and-run) points against eq. 7's independent-point variance, and the sampler's statistics."""
+    N, pos = counts.N, counts.pos
     if N > 0 and not np.isfinite(trace.variance):
-        p = pos / N
-        trace.variance = p * (1 - p) / N
+        trace.variance = counts.variance()
     trace.eq7_met = bool(N > 0 and trace.variance <= cutoff_variance)
+    chain_n, chain_pos = tally.chain_n, tally.chain_pos
     if chain_n is not None and chain_n.min() >= 2:
         rates = chain_pos / chain_n
         n_h = chain_n.sum()
@@ -309,10 +371,10 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
         if 0.0 < p_h < 1.0:
             trace.variance_inflation = float(np.var(rates, ddof=1) / chain_n.shape[0]
                                              / (p_h * (1 - p_h) / n_h))
-    if chain_of and uniform_starts_y is not None and 0 < pos < N:
+    if tally.chain_of and uniform_starts_y is not None and 0 < pos < N:
         trace.variance_inflation = _chain_group_inflation(
-            np.concatenate(chain_of), np.concatenate(y_parts), ps.chain_start_rows,
-            np.asarray(uniform_starts_y).astype(float).ravel(), N, pos, int(n_positive))
+            np.concatenate(tally.chain_of), np.concatenate(tally.y_parts), ps.chain_start_rows,
+            np.asarray(uniform_starts_y).astype(float).ravel(), N, pos, pos_inherited)
     if ps is not None:
         st = ps.stats
         trace.method, trace.acceptance, trace.n_draws = st.method, st.acceptance, st.n_draws
@@ -320,9 +382,6 @@ def sample_on_demand(polytope: Polytope, lo: np.ndarray, hi: np.ndarray, oracle:
         trace.tightened = st.tightened
         trace.uniform_starts, trace.n_chain_steps = st.uniform_starts, st.n_chain_steps
         trace.warm_starts, trace.outside_share = st.warm_starts, st.outside_share
-    X_new = np.vstack(X_parts) if X_parts else np.empty((0, d))
-    y_new = np.concatenate(y_parts) if y_parts else np.empty(0, dtype=np.int8)
-    return X_new, y_new, trace
 
 
 def _chain_group_inflation(chains: np.ndarray, y_new: np.ndarray, start_rows: np.ndarray, y_starts: np.ndarray,
@@ -549,29 +608,30 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
                           callback: Callable[[TreeNode], None] | None = None) -> tuple[TranslationTree, dict]:
     """Algorithm 1: grow the translation tree of ``oracle`` from the training rows ``X``.
 
+    Depth first, each node in named steps (:class:`_Growth`): its sampling box (Section 3.2),
+    sampling on demand (Algorithm 2, :func:`sample_on_demand`), its entropy (eqs. 4-6) and
+    whether it is uncertain (Section 3.1), the split of an uncertain node and its children's
+    data and constraints (eqs. 1-2).
+
     Parameters
     ----------
     X : ndarray (n, d)
         Training rows; their bounding box is the root polytope.
-    oracle : callable
-        ``oracle(X) -> {0, 1}`` (the black box).
-    split_fn : callable
-        ``split_fn(X_node, y_node, path) -> Split | None``; ``None`` leaves the node a leaf.
+    oracle, split_fn : callable
+        ``oracle(X) -> {0, 1}`` (the black box); ``split_fn(X_node, y_node, path) -> Split | None``
+        (``None`` leaves the node a leaf).
     max_depth : int, default 10
         Paper's convention: root = depth 1 (Table 1).
-    cutoff_entropy : float, default 0.0808
-        A node with entropy above it is uncertain (0: every impure node, as the release's
-        circle run).
-    cutoff_variance : float, default 1e-5
-        Sampling-on-demand stopping rule (eq. 7).
+    cutoff_entropy, cutoff_variance : float, default 0.0808 and 1e-5
+        A node with entropy above ``cutoff_entropy`` is uncertain (0: every impure node, as the
+        release's circle run); eq. 7's stopping rule of sampling on demand.
     box_margin : float, default 0.05
         Widening of the sampling box, as a fraction of each feature's range in the node's data.
     batch_size, min_batches, max_node_samples
         See :func:`sample_on_demand`.
     seed : int
         Root of the per-node generators (:func:`node_rng`).
-    leaf_label : {"majority", "side"}
-    root_label : {"majority", "negative"}
+    leaf_label, root_label : {"majority", "side"}, {"majority", "negative"}
         See :class:`TranslationTree`.
     sampling : dict, optional
         Options of :func:`sample_on_demand`: ``sampler``, ``min_acceptance``, ``burn_in``,
@@ -583,24 +643,50 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
         at warm points").
     boundary_fn : callable, optional
         Linear boundary estimate of uncertain leaves (``Split`` whose left side is class 0).
-    relabel : bool, default True
-        Label the training rows with the oracle (otherwise ``y`` is used).
-    callback : callable, optional
-        Called with every finished node.
+    relabel, callback
+        Label the training rows with the oracle (otherwise ``y`` is used); called with every finished node.
 
     Returns
     -------
-    tree : TranslationTree
-    stats : dict
-        ``n_queries`` (oracle calls on rows), ``n_nodes``, wall seconds ``sampling_time``
-        (drawing points, without the oracle), ``split_time``, ``boundary_time``,
-        ``oracle_time``, the same in process CPU seconds (``*_cpu``), ``n_eq7_unmet`` (nodes whose sampling stopped
-        before eq. 7 was met, by a cap or an empty region), ``sampling_methods`` (nodes per
-        sampling method), ``n_nested`` (nodes whose region lies inside their parent's sampling
-        box, so that the points an ancestor sampled are uniform in it) and ``nesting_lps``
-        (LPs that check cost).
+    tree, stats : TranslationTree, dict
+        ``stats``: ``n_queries`` (oracle calls on rows), ``n_nodes``, wall seconds ``sampling_time``
+        (drawing points, without the oracle), ``split_time``, ``boundary_time``, ``oracle_time``, the
+        same in process CPU seconds (``*_cpu``), ``n_eq7_unmet`` (nodes whose sampling stopped before
+        eq. 7 was met, by a cap or an empty region), ``sampling_methods`` (nodes per sampling method),
+        ``n_nested`` (nodes whose region lies inside their parent's sampling box, so that the points an
+        ancestor sampled are uniform in it) and ``nesting_lps`` (LPs that check cost).
     """
     X = np.asarray(X, dtype=float)
+    sampling, inherited_starts, warm = _check_grow_inputs(X, leaf_label, root_label, sampling)
+    clock = _GrowthClock(oracle)
+    y0 = clock.oracle(X) if relabel or y is None else np.asarray(y).astype(np.int8).ravel()
+    root_lo, root_hi = _box_of(X)
+    g = _Growth(clock=clock, split_fn=split_fn, boundary_fn=boundary_fn, max_depth=max_depth,
+                cutoff_entropy=cutoff_entropy, box_margin=box_margin, root_lo=root_lo, root_hi=root_hi,
+                span=np.where(root_hi > root_lo, root_hi - root_lo, 1.0), seed=seed,
+                inherited_starts=inherited_starts, warm=warm,
+                sample_options=dict(cutoff_variance=cutoff_variance, batch_size=batch_size, min_batches=min_batches,
+                                    max_samples=max_node_samples, **sampling))
+    g.nodes.append(TreeNode(node_id=0, path="", depth=1, polytope=Polytope.bounding_box(root_lo, root_hi),
+                            side_label=0))
+    # depth first (left subtree first): only one root path holds data at a time (_NodeData)
+    stack: list[_NodeData] = [_NodeData(g.nodes[0], X, y0, np.zeros(X.shape[0], dtype=bool), None)]
+    while stack:
+        item = stack.pop()
+        stack.extend(reversed(g.grow_node(item)))
+        if callback is not None:
+            callback(item.node)
+    clock.stats["n_nodes"] = len(g.nodes)
+    return TranslationTree(g.nodes, X.shape[1], leaf_label, root_label), clock.stats
+
+
+_SAMPLING_OPTIONS = ("sampler", "min_acceptance", "burn_in", "thin", "max_draws", "inherited_starts", "warm_starts")
+
+
+def _check_grow_inputs(X: np.ndarray, leaf_label: str, root_label: str,
+                       sampling: dict | None) -> tuple[dict, bool, bool]:
+    """Validate :func:`grow_translation_tree`'s inputs; split ``sampling`` into the options of
+    :func:`sample_on_demand` and the two start switches (``inherited_starts``, ``warm_starts``)."""
     if X.ndim != 2 or X.shape[0] == 0:
         raise InputError(f"X must be a non-empty 2-D array, got shape {X.shape}")
     if leaf_label not in LEAF_LABELS:
@@ -608,97 +694,155 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
     if root_label not in ROOT_LABELS:
         raise InputError(f"root_label must be one of {', '.join(ROOT_LABELS)}, got {root_label!r}")
     sampling = dict(sampling or {})
-    valid = ("sampler", "min_acceptance", "burn_in", "thin", "max_draws", "inherited_starts", "warm_starts")
-    unknown = sorted(set(sampling) - set(valid))
+    unknown = sorted(set(sampling) - set(_SAMPLING_OPTIONS))
     if unknown:
-        raise InputError(f"unknown sampling option(s) {unknown}; valid: {', '.join(valid)}")
+        raise InputError(f"unknown sampling option(s) {unknown}; valid: {', '.join(_SAMPLING_OPTIONS)}")
     inherited_starts = bool(sampling.pop("inherited_starts", True))
     warm = bool(sampling.pop("warm_starts", True)) and inherited_starts
-    n, d = X.shape
-    stats: dict[str, Any] = {"n_queries": 0, "n_eq7_unmet": 0, "sampling_methods": {}, "n_nested": 0,
-                             "nesting_lps": 0}
-    for part in ("oracle", "sampling", "split", "boundary"):
-        stats[f"{part}_time"] = 0.0
-        stats[f"{part}_cpu"] = 0.0
+    return sampling, inherited_starts, warm
 
-    def clock() -> tuple[float, float]:
+
+class _GrowthClock:
+    """The growth's statistics: oracle queries, and wall and CPU seconds per part
+    (``oracle``, ``sampling``, ``split``, ``boundary``)."""
+
+    def __init__(self, oracle: Callable[[np.ndarray], np.ndarray]) -> None:
+        self._oracle = oracle
+        self.stats: dict[str, Any] = {"n_queries": 0, "n_eq7_unmet": 0, "sampling_methods": {}, "n_nested": 0,
+                                      "nesting_lps": 0}
+        for part in ("oracle", "sampling", "split", "boundary"):
+            self.stats[f"{part}_time"] = 0.0
+            self.stats[f"{part}_cpu"] = 0.0
+
+    @staticmethod
+    def now() -> tuple[float, float]:
         return time.perf_counter(), time.process_time()
 
-    def add(part: str, t0: tuple[float, float], minus: tuple[float, float] = (0.0, 0.0)) -> None:
-        stats[f"{part}_time"] += time.perf_counter() - t0[0] - minus[0]
-        stats[f"{part}_cpu"] += time.process_time() - t0[1] - minus[1]
+    def add(self, part: str, t0: tuple[float, float], minus: tuple[float, float] = (0.0, 0.0)) -> None:
+        self.stats[f"{part}_time"] += time.perf_counter() - t0[0] - minus[0]
+        self.stats[f"{part}_cpu"] += time.process_time() - t0[1] - minus[1]
 
-    def counted_oracle(Z: np.ndarray) -> np.ndarray:
-        t = clock()
-        out = np.asarray(oracle(Z)).astype(np.int8).ravel()
-        add("oracle", t)
-        stats["n_queries"] += Z.shape[0]
+    def oracle(self, Z: np.ndarray) -> np.ndarray:
+        """The oracle's labels of ``Z`` in {0, 1}, counted and timed."""
+        t = self.now()
+        out = np.asarray(self._oracle(Z)).astype(np.int8).ravel()
+        self.add("oracle", t)
+        self.stats["n_queries"] += Z.shape[0]
         if out.shape[0] != Z.shape[0]:
             raise InputError(f"the oracle returned {out.shape[0]} labels for {Z.shape[0]} rows")
         return out
 
-    if relabel or y is None:
-        y0 = counted_oracle(X)
-    else:
-        y0 = np.asarray(y).astype(np.int8).ravel()
-    root_lo, root_hi = _box_of(X)
-    root_poly = Polytope.bounding_box(root_lo, root_hi)
-    span = np.where(root_hi > root_lo, root_hi - root_lo, 1.0)
-    nodes: list[TreeNode] = []
-    root = TreeNode(node_id=0, path="", depth=1, polytope=root_poly, side_label=0)
-    nodes.append(root)
-    # depth first (left subtree first): only one root path holds data at a time. Beside each
-    # node's data travel a mask of the rows uniform in the parent's sampling region (rows some
-    # ancestor sampled, while the regions stayed nested) and the parent's sampling box: a child
-    # whose region lies inside it (checked exactly, _region_inside) holds those rows uniform in
-    # its own region (the restriction of a uniform law); its hit-and-run chains start there
-    # without burn-in
-    # (polytope_sampling, "Chains started at uniform points")
-    stack: list[tuple[TreeNode, np.ndarray, np.ndarray, np.ndarray, Any]] = [
-        (root, X, y0, np.zeros(n, dtype=bool), None)]
-    while stack:
-        node, Xn, yn, un, parent_box = stack.pop()
-        rng = node_rng(seed, node.path)
-        if Xn.shape[0]:
-            lo, hi = _box_of(Xn)
-            pad = box_margin * np.maximum(hi - lo, 1e-6 * span)
-            lo = np.maximum(lo - pad, root_lo)
-            hi = np.minimum(hi + pad, root_hi)
-        else:
-            lo, hi = root_lo.copy(), root_hi.copy()
-        t = clock()
-        o0 = (stats["oracle_time"], stats["oracle_cpu"])
-        warm_rows = None
-        if un.any() and inherited_starts:
-            nested, n_lp = _region_inside(node.polytope, lo, hi, *parent_box)
-            stats["nesting_lps"] += n_lp
+
+@dataclass
+class _NodeData:
+    """A node waiting to grow, with its data ``Q_k`` (eqs. 1-2), their labels, the mask of rows
+    uniform in the parent's sampling region, and the parent's sampling box.
+
+    The mask marks rows some ancestor sampled while the regions stayed nested: a child whose
+    region lies inside the parent's box (checked exactly, :func:`_region_inside`) holds those rows
+    uniform in its own region (the restriction of a uniform law), and its hit-and-run chains start
+    there without burn-in (:mod:`~interpretopt.heuristics.polytope_sampling`, "Chains started at
+    uniform points").
+    """
+
+    node: TreeNode
+    X: np.ndarray
+    y: np.ndarray
+    uniform: np.ndarray
+    parent_box: Any
+
+
+@dataclass
+class _Growth:
+    """Algorithm 1's settings and the nodes grown so far; :meth:`grow_node` is the loop's body."""
+
+    clock: _GrowthClock
+    split_fn: Callable[[np.ndarray, np.ndarray, str], Split | None]
+    boundary_fn: Callable[[np.ndarray, np.ndarray, str], Split | None] | None
+    max_depth: int
+    cutoff_entropy: float
+    box_margin: float
+    root_lo: np.ndarray
+    root_hi: np.ndarray
+    span: np.ndarray
+    seed: int
+    inherited_starts: bool
+    warm: bool
+    sample_options: dict
+    nodes: list = field(default_factory=list)
+
+    def grow_node(self, item: _NodeData) -> list[_NodeData]:
+        """Algorithm 1 at one node: sample on demand (Algorithm 2), measure the entropy, split an
+        uncertain node above ``max_depth``; returns the children to grow (left first)."""
+        node = item.node
+        lo, hi = self.sampling_box(item.X)
+        Xn, yn, un = self.sample(item, lo, hi)
+        self.score(node, Xn, yn, self.cutoff_entropy)
+        children = self.split(node, Xn, yn, un, (lo, hi))
+        if node.split is None and node.uncertain and self.boundary_fn is not None:
+            t = self.clock.now()
+            node.boundary = self.boundary_fn(Xn, yn, node.path)
+            self.clock.add("boundary", t)
+        return children
+
+    def sampling_box(self, Xn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Section 3.2: "a bounding box is built around these data ... plus a slight margin":
+        the data's box widened by ``box_margin`` of each feature's range, clipped to the root box
+        (the root box for a node without data)."""
+        if not Xn.shape[0]:
+            return self.root_lo.copy(), self.root_hi.copy()
+        lo, hi = _box_of(Xn)
+        pad = self.box_margin * np.maximum(hi - lo, 1e-6 * self.span)
+        return np.maximum(lo - pad, self.root_lo), np.minimum(hi + pad, self.root_hi)
+
+    def start_rows(self, item: _NodeData, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, Any, Any]:
+        """Which inherited rows may start hit-and-run chains: the mask of rows uniform in this node's
+        region (``un``; empty unless the region lies inside the parent's sampling box), that mask when
+        it is used (``uni``), and the rows to warm-start from when the region sticks out of it."""
+        un, warm_rows, nested = item.uniform, None, False
+        if un.any() and self.inherited_starts:
+            nested, n_lp = _region_inside(item.node.polytope, lo, hi, *item.parent_box)
+            self.clock.stats["nesting_lps"] += n_lp
             if not nested:
-                if warm:  # uniform in the region inside the parent's box only: warm starts
+                if self.warm:  # uniform in the region inside the parent's box only: warm starts
                     warm_rows = un
-                un = np.zeros(Xn.shape[0], dtype=bool)
-        else:
-            nested = False
-        stats["n_nested"] += int(nested)
-        uni = un if inherited_starts and un.any() else None
+                un = np.zeros(item.X.shape[0], dtype=bool)
+        self.clock.stats["n_nested"] += int(nested)
+        uni = un if self.inherited_starts and un.any() else None
+        return un, uni, warm_rows
+
+    def sample(self, item: _NodeData, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Algorithm 2 (sampling on demand) at the node: its data with the sampled points appended,
+        their labels, and the mask of rows uniform in its region; the trace goes to ``node.sampling``."""
+        node, Xn, yn = item.node, item.X, item.y
+        t = self.clock.now()
+        stats = self.clock.stats
+        o0 = (stats["oracle_time"], stats["oracle_cpu"])
+        un, uni, warm_rows = self.start_rows(item, lo, hi)
         starts_y = yn[uni] if uni is not None else (yn[warm_rows] if warm_rows is not None else None)
-        Xs, ys, trace = sample_on_demand(node.polytope, lo, hi, counted_oracle, rng, n_inherited=Xn.shape[0],
-                                         n_positive=int(yn.sum()), cutoff_variance=cutoff_variance,
-                                         batch_size=batch_size, min_batches=min_batches,
-                                         max_samples=max_node_samples, starts=Xn,
+        Xs, ys, trace = sample_on_demand(node.polytope, lo, hi, self.clock.oracle, node_rng(self.seed, node.path),
+                                         n_inherited=Xn.shape[0], n_positive=int(yn.sum()), starts=Xn,
                                          uniform_starts=None if uni is None else Xn[uni], uniform_starts_y=starts_y,
                                          warm_starts=None if warm_rows is None else Xn[warm_rows],
-                                         warm_box=parent_box if warm_rows is not None else None, **sampling)
+                                         warm_box=item.parent_box if warm_rows is not None else None,
+                                         **self.sample_options)
         # sampling time excludes the oracle's own time on the sampled points
-        add("sampling", t, (stats["oracle_time"] - o0[0], stats["oracle_cpu"] - o0[1]))
+        self.clock.add("sampling", t, (stats["oracle_time"] - o0[0], stats["oracle_cpu"] - o0[1]))
         if not trace.eq7_met:
             stats["n_eq7_unmet"] += 1
         if trace.method:
             stats["sampling_methods"][trace.method] = stats["sampling_methods"].get(trace.method, 0) + 1
+        node.sampling = trace
         if Xs.shape[0]:
             Xn = np.vstack([Xn, Xs])
             yn = np.concatenate([yn, ys])
             un = np.concatenate([un, np.ones(Xs.shape[0], dtype=bool)])
-        node.sampling = trace
+        return Xn, yn, un
+
+    @staticmethod
+    def score(node: TreeNode, Xn: np.ndarray, yn: np.ndarray, cutoff_entropy: float) -> None:
+        """The node's entropy from the point estimate of its positive rate (eqs. 4-6); above
+        ``cutoff_entropy`` the node is uncertain (Section 3.1, "candidates for further splitting")."""
         node.n_samples = int(Xn.shape[0])
         node.n_positive = int(yn.sum())
         p = node.n_positive / node.n_samples if node.n_samples else 0.0
@@ -707,40 +851,43 @@ def grow_translation_tree(X: np.ndarray, oracle: Callable[[np.ndarray], np.ndarr
         node.majority_label = int(p > 0.5)
         if node.n_samples:
             node.data_lo, node.data_hi = _box_of(Xn)
+
+    def split(self, node: TreeNode, Xn: np.ndarray, yn: np.ndarray, un: np.ndarray,
+              box: tuple[np.ndarray, np.ndarray]) -> list[_NodeData]:
+        """Algorithm 1's split of an uncertain node above ``max_depth`` by ``split_fn``; sets
+        ``stop_reason`` and returns the two children with their data (eqs. 1-2), or no child."""
         if not node.uncertain:
             node.stop_reason = "certain"
-        elif node.depth >= max_depth:
+            return []
+        if node.depth >= self.max_depth:
             node.stop_reason = "max_depth"
+            return []
+        t = self.clock.now()
+        split = self.split_fn(Xn, yn, node.path)
+        self.clock.add("split", t)
+        if split is None:
+            node.stop_reason = "no_split"
+            return []
+        go_left = Xn @ split.c <= split.b
+        if go_left.all() or not go_left.any():
+            node.stop_reason = "split_does_not_separate"
+            return []
+        node.split = split
+        node.stop_reason = "split"
+        return [self.child(node, "L", Xn[go_left], yn[go_left], un[go_left], box),
+                self.child(node, "R", Xn[~go_left], yn[~go_left], un[~go_left], box)]
+
+    def child(self, node: TreeNode, side: str, Xc: np.ndarray, yc: np.ndarray, uc: np.ndarray,
+              box: tuple[np.ndarray, np.ndarray]) -> _NodeData:
+        """A child of ``node``: its polytope adds ``c . x <= b`` (left, eq. 1) or ``-c . x <= -b``
+        (right, eq. 2, stored closed) to its parent's constraints."""
+        split = node.split
+        c, b, lab = (split.c, split.b, split.left_label) if side == "L" else (-split.c, -split.b, split.right_label)
+        child = TreeNode(node_id=len(self.nodes), path=node.path + side, depth=node.depth + 1,
+                         polytope=node.polytope.add(c, b), side_label=int(lab))
+        self.nodes.append(child)
+        if side == "L":
+            node.left = child.node_id
         else:
-            t = clock()
-            split = split_fn(Xn, yn, node.path)
-            add("split", t)
-            if split is None:
-                node.stop_reason = "no_split"
-            else:
-                go_left = Xn @ split.c <= split.b
-                if go_left.all() or not go_left.any():
-                    node.stop_reason = "split_does_not_separate"
-                else:
-                    node.split = split
-                    node.stop_reason = "split"
-                    pending = []
-                    for side, mask, c, b, lab in (("L", go_left, split.c, split.b, split.left_label),
-                                                  ("R", ~go_left, -split.c, -split.b, split.right_label)):
-                        child = TreeNode(node_id=len(nodes), path=node.path + side, depth=node.depth + 1,
-                                         polytope=node.polytope.add(c, b), side_label=int(lab))
-                        nodes.append(child)
-                        if side == "L":
-                            node.left = child.node_id
-                        else:
-                            node.right = child.node_id
-                        pending.append((child, Xn[mask], yn[mask], un[mask], (lo, hi)))
-                    stack.extend(reversed(pending))
-        if node.split is None and node.uncertain and boundary_fn is not None:
-            t = clock()
-            node.boundary = boundary_fn(Xn, yn, node.path)
-            add("boundary", t)
-        if callback is not None:
-            callback(node)
-    stats["n_nodes"] = len(nodes)
-    return TranslationTree(nodes, d, leaf_label, root_label), stats
+            node.right = child.node_id
+        return _NodeData(child, Xc, yc, uc, box)
