@@ -15,20 +15,23 @@ is the network named in ``models`` (``MTREPAN_NET``), trained on the training ro
 validation rows picking the best training call (``net_*`` parameters override its
 settings: ``net_rounds``, ``net_scale_inputs``, ``net_loss``, ``net_optimizer``,
 ``net_learning_rate``, ``net_samples_per_round``, ``net_arithmetic``), or, for the ``circle`` dataset (no model
-named), the circle of radius ``params.radius`` itself (:class:`~interpretopt.blackbox.CircleTarget`),
-with every row a training row (``test_size: 0``, as the release's circle run).
+named), the circle of radius ``params.radius`` itself (:class:`~interpretopt.blackbox.CircleTarget`)
+(``test_size: 0`` makes every row a training row, as the release's circle run).
 
-Evaluation protocols (``evaluation``):
+Evaluation protocols (``evaluation``), the two readings of the paper's evaluation points:
 
 ``paper``
-    The release's ``Tree_Builder::Get_All(0.50)``: ``floor(eval_fraction * N_root)``
+    Reading (a), "uniform points in the training box", the authors' release (the value's name
+    is historical: it is the release's reading, and what the paper's tables print);
+    ``Tree_Builder::Get_All(0.50)``: ``floor(eval_fraction * N_root)``
     points uniform in the training rows' bounding box, ``N_root`` being the number of data
     the root held after sampling on demand (training rows plus samples), labelled by the
     target; one draw per tree, used at every depth. With ``leaf_label: side`` and
     ``root_label: negative`` (the release's labels) the depth-1 model parity is the share of
     the box the target labels negative.
 ``held_out``
-    The validation rows (the project's earlier protocol).
+    Reading (b), "over the total number of samples in the validation set" (the paper's text,
+    Section 4, eqs. 8-9): the validation rows.
 ``both``
     ``paper`` in the main columns and ``held_out`` with the suffix ``_held_out``.
 

@@ -23,13 +23,20 @@ def test_every_mtrepan_config_validates_and_carries_the_papers_numbers():
                   for k, v in cfg.methods[0].params.items()}
         n = 12 if "circle" in path.stem else 10
         assert list(params["depth"]) == list(range(1, n + 1))
-        # the release's protocol: uniform box points, side labels, negative root
-        assert params["evaluation"] in ("paper", "both") and params["leaf_label"] == "side"
+        # the release's protocol (side labels, negative root) and both readings of the evaluation points
+        assert params["evaluation"] == "both" and params["leaf_label"] == "side" and params["test_size"] == 0.3
         assert params["root_label"] == "negative" and params["cutoff_variance"] == 1e-5
         assert params["cutoff_entropy"] == (0 if "circle" in path.stem else 0.0808)
         refs = [t for t in cfg.tables if t.reference is not None]
         assert {t.metric for t in refs} == {"model_parity", "certain_model_parity", "boundary_model_parity_release",
-                                            "leaf_count"}
+                                            "leaf_count", "model_parity_held_out", "certain_model_parity_held_out"}
+        # each reading labelled, the paper's values beside both
+        by_metric = {t.metric: t for t in refs}
+        for metric in ("model_parity", "certain_model_parity"):
+            box, held = by_metric[metric], by_metric[metric + "_held_out"]
+            assert "uniform points in the training box" in box.caption and "release" in box.caption
+            assert "over the total number of samples in the validation set" in held.caption
+            assert held.reference.values == box.reference.values
         for t in refs:
             assert "Almerri" in t.reference.source and list(t.rows) == ["depth"]
             assert sorted(int(r) for r in t.reference.values) == list(range(1, n + 1))
@@ -77,6 +84,10 @@ def test_circle_smoke_runs_end_to_end(tmp_path):
     assert np.allclose(d1.model_parity, d1.target_negative_share)
     # the release's evaluation count: half the root's data
     assert (df.n_eval == np.floor(0.5 * df.n_root)).all()
+    # the paper's text's reading: the validation rows (30% of the 400 smoke rows), never training rows
+    assert (df.n_eval_held_out == 120).all() and (df.n_train == 280).all()
+    assert df.model_parity_held_out.between(0, 100).all() and "certain_model_parity_held_out" in df.columns
+    assert (df[df.depth == 1].certain_model_parity_held_out == 0).all()
     for _, g in df.groupby("variant"):
         g = g.sort_values("depth")
         assert g.leaf_count.is_monotonic_increasing
