@@ -238,7 +238,8 @@ def _add_record_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record", nargs="?", const="", default=None, metavar="DIR",
                    help="with --all: run into the record folder DIR (default records/<scale>), resuming from the "
                         "rows committed there, then record every table's rows in it (rows.parquet), its "
-                        "REPORT.md and cells.csv, and regenerate docs/reproduction.md")
+                        "REPORT.md and cells.csv, and regenerate docs/reproduction.md; refuses before any run when "
+                        "a dataset file the tables need is not in the data directory")
     p.add_argument("--allow-stale", action="store_true",
                    help="with --record: record tables whose runs were made by other code than today's (their "
                         "sections say so) instead of refusing")
@@ -605,6 +606,8 @@ def _reproduce_all(args, scale: str, data_dir):
     out = _reproduce_out(args, scale)
     command = ("interpretopt reproduce --all --scale " + scale + "".join(f" --paper {p}" for p in args.paper or [])
                + (" --no-run" if args.no_run else ""))
+    if args.record is not None and not args.no_run:
+        _require_data(scale, args.paper, data_dir)
     _before_reproduce(args, scale, out)
     _print_plan_totals(R.plan(scale, papers=args.paper, costs=_costs(out)), run=not args.no_run)
     if not args.no_run:
@@ -706,8 +709,12 @@ def _after_reproduce(args, scale: str, out: Path, records) -> None:
     if args.record is None and not rec.is_record(out):
         return
     if args.record is not None:
-        n = rec.write_record_rows(records, out, scale, allow_stale=args.allow_stale)
+        n, left_out = rec.write_record_rows(records, out, scale, allow_stale=args.allow_stale)
         print(f"(recorded {n} rows under {out})")
+        if left_out:
+            print(f"warning: {left_out} stored runs failed because their dataset file was missing; they are not "
+                  "results and were not recorded (their cells stay without data until they run with the files)",
+                  file=sys.stderr)
     if args.record is not None or args.paper:
         records = R.reproduce_all(scale, out, run=False, command=rec.regenerate_command(scale, out), progress=False)
     rec.finish_record_report(records, out, scale)
@@ -766,8 +773,9 @@ def _print_problems(rec) -> None:
         print(f"problem: {x}", file=sys.stderr)
 
 
-def _missing_data_line(scale: str, papers, data_dir) -> str | None:
-    """One line naming the datasets of the reproduced tables whose files are not held (None: all held)."""
+def _missing_files(scale: str, papers, data_dir) -> dict[str, str]:
+    """Dataset name -> file of every dataset of the tables planned at ``scale`` (of ``papers``) whose
+    file is not in the data directory (``data_dir``, else ``INTERPRETOPT_DATA``); {} when all are held."""
     from interpretopt.data import list_datasets
     from interpretopt.experiments.config import load_config
     from interpretopt.experiments.report import table_configs
@@ -783,12 +791,44 @@ def _missing_data_line(scale: str, papers, data_dir) -> str | None:
             r = rows.get(d.name)
             if r is not None and not r["available"] and r.get("file"):
                 missing.setdefault(d.name, r["file"])
+    return dict(sorted(missing.items()))
+
+
+def _missing_data_line(scale: str, papers, data_dir) -> str | None:
+    """One line naming the datasets of the reproduced tables whose files are not held (None: all held)."""
+    missing = _missing_files(scale, papers, data_dir)
     if not missing:
         return None
     where = data_dir or os.environ.get("INTERPRETOPT_DATA")
     return (f"{len(missing)} datasets are not in the data directory{' ' + where if where else ' (none is set)'}: "
-            f"{', '.join(f'{n} ({f})' for n, f in sorted(missing.items()))}; their runs fail and their cells are "
+            f"{', '.join(f'{n} ({f})' for n, f in missing.items())}; their runs fail and their cells are "
             "reported as no data. Give the folder holding these files with --data-dir DIR")
+
+
+def _require_data(scale: str, papers, data_dir) -> None:
+    """``--record``: refuse, before anything runs, when a file that the planned tables need is not in the
+    data directory; every run of its dataset would fail, and a record holds results, not failures.
+
+    Raises
+    ------
+    InterpretoptError
+        One line: the files missing, from which directory (or that none is set), and how to set it.
+    """
+    missing = _missing_files(scale, papers, data_dir)
+    if not missing:
+        return
+    files = ", ".join(f"{f} ({n})" for n, f in missing.items())
+    where = data_dir or os.environ.get("INTERPRETOPT_DATA")
+    if not where:
+        what = f"no data directory is set (neither INTERPRETOPT_DATA nor --data-dir), and they need {files}"
+    elif not Path(where).expanduser().is_dir():
+        what = f"the data directory {where} does not exist; they need {files}"
+    else:
+        what = f"{len(missing)} of their files are missing from the data directory {where}: {files}"
+    raise InterpretoptError(
+        f"--record: nothing was run: the tables planned at {scale} scale need dataset files, and {what}. "
+        "Give the folder holding them with INTERPRETOPT_DATA=DIR or --data-dir DIR (`interpretopt list "
+        "datasets` shows what is held)")
 
 
 def _shipped_costs() -> Path:

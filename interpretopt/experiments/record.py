@@ -17,8 +17,10 @@ The runner's working files in the same directories (``runs/*.json``, ``blackbox/
 can be run in several sittings, each recorded, and the rest resumed next time.
 
 What is dropped from a row: the traceback of a failed run is cut to its last lines (the
-error message is kept whole); nothing else. Pickled black boxes, joblib caches and the
-artifacts the report does not read are never recorded.
+error message is kept whole); nothing else. What is never recorded: the rows of runs that
+failed because their dataset's file was not there (:func:`failed_for_missing_data`: they say
+where the data was looked for, not what the code gives), pickled black boxes, joblib caches and
+the artifacts the report does not read.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -45,6 +48,7 @@ __all__ = [
     "check_stored_runs",
     "stale_tables",
     "write_record_rows",
+    "failed_for_missing_data",
     "drop_stale_runs",
     "planned_tables",
     "finish_record_report",
@@ -236,16 +240,32 @@ def _compact(row: dict) -> dict:
     return row
 
 
-def _write_rows(folder: Path, config_hash: str) -> int:
-    """Record the rows of ``config_hash`` stored in ``folder`` into its ``rows.parquet``; return how many."""
+#: The error of a run whose dataset file was not there, as the runner stores it (``DataError: `` and the
+#: message of ``interpretopt.data._datasets._file_path``): ``dataset 'adult' needs the file
+#: 'adult.tsv.gz': no data directory: ...`` (no directory set, or it does not exist) or ``dataset
+#: 'adult': file 'adult.tsv.gz' not found (looked for ...)``.
+_MISSING_DATA = re.compile(r"DataError: dataset \S+?(?: needs the file |: file .+? not found \(looked for )")
+
+
+def failed_for_missing_data(row: dict) -> bool:
+    """True for the row of a run that failed because its dataset's file was not in the data directory
+    (or none was set): not a result, never recorded."""
+    return row.get("run_status") != "ok" and bool(_MISSING_DATA.match(str(row.get("error") or "")))
+
+
+def _write_rows(folder: Path, config_hash: str) -> tuple[int, int]:
+    """Record the rows of ``config_hash`` stored in ``folder`` into its ``rows.parquet``, without those of
+    runs that failed for missing data; return ``(recorded, left out for missing data)``."""
     import pyarrow.parquet as pq
 
     from interpretopt.experiments.fingerprint import MANIFEST_FILE, read_manifests
     from interpretopt.experiments.results import ResultStore, atomic_write_text
 
-    rows = [_compact(r) for r in ResultStore(folder).rows() if r.get("config_hash") == config_hash]
+    stored = [r for r in ResultStore(folder).rows() if r.get("config_hash") == config_hash]
+    rows = [_compact(r) for r in stored if not failed_for_missing_data(r)]
+    left_out = len(stored) - len(rows)
     if not rows:
-        return 0
+        return 0, left_out
     rows.sort(key=lambda r: str(r.get("run_name")))
     tmp = folder / f".{ROWS_FILE}.{os.getpid()}.tmp"
     pq.write_table(_encode_rows(rows), tmp, compression="zstd")
@@ -254,7 +274,7 @@ def _write_rows(folder: Path, config_hash: str) -> int:
     used = {r.get("code_fingerprint") for r in rows}
     manifests = {k: v for k, v in read_manifests(folder).items() if k in used}
     atomic_write_text(folder / MANIFEST_FILE, json.dumps(manifests, indent=1, sort_keys=True) + "\n")
-    return len(rows)
+    return len(rows), left_out
 
 
 def _n_leaves(path: Path) -> int:
@@ -304,8 +324,11 @@ def _prune_artifacts(folder: Path, rows: list[dict]) -> None:
                 path.unlink()
 
 
-def write_record_rows(records: list, out_dir: str | os.PathLike, scale: str, *, allow_stale: bool = False) -> int:
-    """Record every table's stored rows (of its current config hash) in its folder's ``rows.parquet``.
+def write_record_rows(records: list, out_dir: str | os.PathLike, scale: str, *,
+                      allow_stale: bool = False) -> tuple[int, int]:
+    """Record every table's stored rows (of its current config hash) in its folder's ``rows.parquet``,
+    except those of runs that failed for missing data (:func:`failed_for_missing_data`); return
+    ``(rows recorded, rows left out for missing data)``.
 
     Raises
     ------
@@ -323,10 +346,12 @@ def write_record_rows(records: list, out_dir: str | os.PathLike, scale: str, *, 
             "then say they are stale)")
     check_record_scale(out, scale)
     _mark_record(out, scale)
-    n = 0
+    n = left_out = 0
     for r, _, runs_dir in _table_dirs(records):
-        n += _write_rows(runs_dir, r.config.config_hash) if runs_dir.is_dir() else 0
-    return n
+        if runs_dir.is_dir():
+            done, skipped = _write_rows(runs_dir, r.config.config_hash)
+            n, left_out = n + done, left_out + skipped
+    return n, left_out
 
 
 def drop_stale_runs(records: list) -> int:

@@ -36,7 +36,7 @@ def _config(k=(1, 2, 3, 4)):
 
 def _record(c, folder, **kw):
     rec = SimpleNamespace(paper="p", path="p/r.yaml", config=c, out_dir=folder, freshness=kw.pop("freshness", ""))
-    return REC.write_record_rows([rec], folder.parent.parent, "full", **kw)
+    return REC.write_record_rows([rec], folder.parent.parent, "full", **kw)[0]
 
 
 def _node(i, kind, children):
@@ -115,6 +115,49 @@ def test_a_failed_recorded_run_is_retried_and_its_traceback_cut(tmp_path, monkey
     monkeypatch.setattr(_builtin, "run_noop", lambda ctx: {"value": 1})
     rep = R.run_experiment(c, out_dir=folder, progress=False)
     assert rep.n_ok == 2 and rep.n_skipped == 0
+
+
+def _missing_data_errors(tmp_path, monkeypatch) -> list[str]:
+    """The errors the runner stores for a dataset file that is not there: no data directory set, a
+    directory that does not exist, a directory without the file (interpretopt.data's own messages)."""
+    from interpretopt.data import load_dataset
+    from interpretopt.exceptions import DataError
+
+    monkeypatch.delenv("INTERPRETOPT_DATA", raising=False)
+    (tmp_path / "empty").mkdir()
+    out = []
+    for data_dir in (None, tmp_path / "nowhere", tmp_path / "empty"):
+        with pytest.raises(DataError) as info:
+            load_dataset("adult", data_dir=data_dir)
+        out.append(f"DataError: {info.value}")
+    return out
+
+
+def test_missing_data_is_told_from_other_failures(tmp_path, monkeypatch):
+    for error in _missing_data_errors(tmp_path, monkeypatch):
+        assert REC.failed_for_missing_data({"run_status": "failed", "error": error}), error
+        assert not REC.failed_for_missing_data({"run_status": "ok", "error": error})
+    for error in ("DataError: dataset 'adult': '/d/adult.tsv.gz' lacks column(s) ['target']; found []. Is it "
+                  "the right file?", "ValueError: file 'x' not found (looked for 'x')", "RuntimeError: boom", None):
+        assert not REC.failed_for_missing_data({"run_status": "failed", "error": error}), error
+
+
+def test_runs_that_failed_for_missing_data_are_never_recorded(tmp_path, monkeypatch):
+    monkeypatch.delenv("INTERPRETOPT_DATA", raising=False)
+    c = parse_config({"name": "r", "method": "noop", "params": {"k": [1]}, "datasets": ["breast_cancer", "adult"],
+                      "repetitions": 2})
+    folder = tmp_path / "p" / "r"
+    rep = R.run_experiment(c, out_dir=folder, progress=False)
+    assert rep.n_ok == 2 and rep.n_failed == 2  # adult: no data directory
+    rec = SimpleNamespace(paper="p", path="p/r.yaml", config=c, out_dir=folder, freshness="")
+    assert REC.write_record_rows([rec], tmp_path, "full") == (2, 2)
+    assert [r["dataset"] for r in REC.record_rows(folder)] == ["breast_cancer", "breast_cancer"]
+    # a failure of another kind is a result of the code, and is recorded
+    monkeypatch.setattr(_builtin, "run_noop", lambda ctx: 1 / 0)
+    R.run_experiment(c, out_dir=folder, progress=False, force=True)
+    assert REC.write_record_rows([rec], tmp_path, "full") == (2, 2)
+    assert {(r["dataset"], r["error"]) for r in REC.record_rows(folder)} == {
+        ("breast_cancer", "ZeroDivisionError: division by zero")}
 
 
 # ----------------------------------------------------------------------------- bad input
@@ -322,6 +365,36 @@ def test_cli_record_bad_input(project, capsys, argv, message):
     argv = [a for a in argv if a != "--smoke"] + (["--smoke"] if "--smoke" in argv else [])
     assert _cli("reproduce", "--all", *argv, "--quiet") == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_record_refuses_before_any_run_when_the_data_is_not_there(project, monkeypatch, capsys):
+    from tests.instances import run_cli as _cli
+
+    calls = _counting(monkeypatch)
+    path = project / "configs" / "crl" / "t1.yaml"
+    path.write_text(path.read_text().replace("datasets: [breast_cancer]", "datasets: [breast_cancer, adult, pima]"))
+    monkeypatch.delenv("INTERPRETOPT_DATA", raising=False)
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--record: nothing was run" in err
+    assert "no data directory is set (neither INTERPRETOPT_DATA nor --data-dir)" in err
+    assert "adult.tsv.gz (adult), pima.tsv.gz (pima)" in err and "INTERPRETOPT_DATA=DIR or --data-dir DIR" in err
+    data = project / "data"
+    data.mkdir()
+    (data / "pima.tsv.gz").write_bytes(b"")
+    for where, words in ((project / "nowhere", f"the data directory {project / 'nowhere'} does not exist"),
+                         (data, f"1 of their files are missing from the data directory {data}: adult.tsv.gz (adult)")):
+        assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet", "--data-dir", where) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err
+    assert "pima" not in err  # the file that is there is not named
+    monkeypatch.setenv("INTERPRETOPT_DATA", str(data))
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet") == 2
+    assert f"missing from the data directory {data}: adult.tsv.gz (adult)" in capsys.readouterr().err
+    assert calls == [] and not (project / "records").exists()
+    # the data of the refused paper is not needed for another paper's record
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet", "--paper", "imd") == 0
+    assert len(calls) == 1
 
 
 def test_cli_no_run_on_runs_of_another_config_hash(project, capsys):
