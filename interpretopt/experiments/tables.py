@@ -140,9 +140,40 @@ def _check_columns(df: pd.DataFrame, cols, what: str) -> None:
 
 
 def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
-    """Aggregate ``results`` into the table described by ``spec`` (see the module docstring)."""
-    from interpretopt.evaluation.stats import friedman, holm, mean_ranks, paired_ttest, wilcoxon_signed_rank
+    """Aggregate ``results`` into the table described by ``spec`` (see the module docstring).
 
+    The steps: the ok runs that pass the filter (:func:`_ok_runs`), the per-cell statistics
+    (:func:`_aggregate`), the displayed cells (:func:`_display_cells`), the tests over columns
+    (:func:`_column_tests`), the summary rows against the baseline (:func:`_summary_rows`), the
+    per-row fold tests (:func:`fold_tests`), the pair of each row (:func:`_row_pairs`) and the
+    comparison with the published numbers (:func:`_comparison`).
+    """
+    df, n_failed = _ok_runs(results, spec)
+    g = _aggregate(df, spec)
+    cells, extra = _display_cells(g, spec)
+    blocks = g.mean.to_numpy(dtype=float)
+    tests_rows = _column_tests(blocks, spec, g.clab, extra)
+    _summary_rows(blocks, spec, g.clab, extra)
+    marks: dict = {}
+    if "fold_ttest" in spec.tests:
+        fold_rows, marks = fold_tests(df, spec, g.tmp, g.rlab, g.clab, g.mean)
+        tests_rows.extend(fold_rows)
+    tests = pd.DataFrame(tests_rows, columns=["test", "row", "column", "baseline", "statistic", "pvalue",
+                                              "pvalue_holm", "n"])
+    pairs = _row_pairs(results, df, spec, g)
+    comparison = _comparison(spec, g.mean, extra, pairs)
+    return TableResult(spec, g.mean, g.std, g.count, cells, extra, tests, comparison, n_runs=len(df),
+                       n_failed=n_failed, pairs=pairs, scale=_scale_of(df), marks=marks, min=g.lo, max=g.hi)
+
+
+def _ok_runs(results: pd.DataFrame, spec: TableSpec) -> tuple[pd.DataFrame, int]:
+    """The rows of ``results`` that pass ``spec.filter`` and ran ok, and how many of those passing failed.
+
+    Raises
+    ------
+    InputError
+        A row, column, filter or metric column of the spec is not in the results.
+    """
     _check_columns(results, list(spec.rows) + list(spec.columns), f"table {spec.name!r}: row/column")
     df = apply_filter(results, spec.filter)
     n_failed = 0
@@ -152,6 +183,28 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
     if spec.metric not in results.columns:
         raise InputError(f"table {spec.name!r}: metric {spec.metric!r} is not in the results; columns: "
                          f"{', '.join(map(str, results.columns))}")
+    return df, n_failed
+
+
+@dataclass
+class _Grid:
+    """The runs of a table placed in its grid: each run's row key, the row and column labels in
+    order, the long frame ``row, col, v`` (one entry per run) and the per-cell statistics."""
+
+    rkeys: list
+    rlab: list
+    clab: list
+    tmp: pd.DataFrame
+    mean: pd.DataFrame
+    std: pd.DataFrame
+    count: pd.DataFrame
+    lo: pd.DataFrame
+    hi: pd.DataFrame
+
+
+def _aggregate(df: pd.DataFrame, spec: TableSpec) -> _Grid:
+    """Label each run by its row and column values (sorted: numbers, then texts, then missing) and
+    aggregate the metric per cell: mean, sample std, count, min and max."""
     rkeys = [tuple(r) for r in df[list(spec.rows)].itertuples(index=False, name=None)]
     ckeys = [tuple(r) for r in df[list(spec.columns)].itertuples(index=False, name=None)]
     row_order = sorted(set(rkeys), key=lambda t: tuple(_sort_key(v) for v in t))
@@ -164,125 +217,149 @@ def make_table(results: pd.DataFrame, spec: TableSpec) -> TableResult:
         "v": pd.to_numeric(df[spec.metric], errors="coerce").to_numpy(dtype=float),
     })
     g = tmp.groupby(["row", "col"], sort=False)["v"]
-    mean = g.mean().unstack("col").reindex(index=rlab, columns=clab)
-    std = g.std(ddof=1).unstack("col").reindex(index=rlab, columns=clab)
-    count = g.count().unstack("col").reindex(index=rlab, columns=clab).fillna(0).astype(int)
-    lo = g.min().unstack("col").reindex(index=rlab, columns=clab)
-    hi = g.max().unstack("col").reindex(index=rlab, columns=clab)
+
+    def grid(s: pd.Series) -> pd.DataFrame:
+        return s.unstack("col").reindex(index=rlab, columns=clab)
+
+    return _Grid(rkeys, rlab, clab, tmp, mean=grid(g.mean()), std=grid(g.std(ddof=1)),
+                 count=grid(g.count()).fillna(0).astype(int), lo=grid(g.min()), hi=grid(g.max()))
+
+
+def _num(x: float, digits: int) -> str:
+    """A table number with ``digits`` decimals; empty for a missing one."""
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def _display_cells(g: _Grid, spec: TableSpec) -> tuple[pd.DataFrame, dict]:
+    """The displayed cells per ``spec.aggregate`` (mean, mean ± std, or the rank within the row), and the
+    extra rows it adds (``mean rank`` for ``mean_rank``)."""
+    from interpretopt.evaluation.stats import mean_ranks
+
     d = spec.digits
-
-    def num(x: float) -> str:
-        return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{d}f}"
-
-    cells = pd.DataFrame("", index=rlab, columns=clab, dtype=object)
+    cells = pd.DataFrame("", index=g.rlab, columns=g.clab, dtype=object)
     extra: dict = {}
     if spec.aggregate == "mean_rank":
-        a = mean.to_numpy(dtype=float)
-        ranks = np.full_like(a, np.nan)
         from scipy.stats import rankdata
 
+        a = g.mean.to_numpy(dtype=float)
+        ranks = np.full_like(a, np.nan)
         for i in range(a.shape[0]):
             ok = ~np.isnan(a[i])
             if ok.any():
                 ranks[i, ok] = rankdata(-a[i, ok] if spec.higher_is_better else a[i, ok])
-        for i, r in enumerate(rlab):
-            for j, c in enumerate(clab):
+        for i, r in enumerate(g.rlab):
+            for j, c in enumerate(g.clab):
                 cells.loc[r, c] = "" if np.isnan(ranks[i, j]) else f"{ranks[i, j]:.1f}"
         mr = mean_ranks(a, higher_is_better=spec.higher_is_better)
-        extra["mean rank"] = {c: num(v) for c, v in zip(clab, mr)}
-    else:
-        for r in rlab:
-            for c in clab:
-                m = mean.loc[r, c]
-                s = std.loc[r, c]
-                if spec.aggregate == "mean_std" and not (isinstance(s, float) and math.isnan(s)) and not math.isnan(m):
-                    cells.loc[r, c] = f"{num(m)} ± {num(s)}"
-                else:
-                    cells.loc[r, c] = num(m)
+        extra["mean rank"] = {c: _num(v, d) for c, v in zip(g.clab, mr)}
+        return cells, extra
+    for r in g.rlab:
+        for c in g.clab:
+            m = g.mean.loc[r, c]
+            s = g.std.loc[r, c]
+            if spec.aggregate == "mean_std" and not (isinstance(s, float) and math.isnan(s)) and not math.isnan(m):
+                cells.loc[r, c] = f"{_num(m, d)} ± {_num(s, d)}"
+            else:
+                cells.loc[r, c] = _num(m, d)
+    return cells, extra
+
+
+def _column_tests(blocks: np.ndarray, spec: TableSpec, clab: list, extra: dict) -> list[dict]:
+    """The tests over columns on the per-cell means (rows as paired blocks): Friedman over all columns,
+    Wilcoxon or paired t of the baseline against each other column (Holm-adjusted on request). Adds
+    their p-value rows (and Friedman's mean ranks) to ``extra``; returns one row per test."""
+    from interpretopt.evaluation.stats import friedman, holm, paired_ttest, wilcoxon_signed_rank
 
     tests_rows = []
-    blocks = mean.to_numpy(dtype=float)
     if "friedman" in spec.tests and len(clab) >= 2:
         fr = friedman(blocks, higher_is_better=spec.higher_is_better)
-        extra.setdefault("mean rank", {c: num(v) for c, v in zip(clab, fr.mean_ranks)})
+        extra.setdefault("mean rank", {c: _num(v, spec.digits) for c, v in zip(clab, fr.mean_ranks)})
         tests_rows.append({"test": "friedman", "column": "(all)", "baseline": None, "statistic": fr.statistic,
                            "pvalue": fr.pvalue, "pvalue_holm": np.nan, "n": fr.n_blocks})
     pair_tests = [t for t in spec.tests if t in ("wilcoxon", "ttest")]
-    if pair_tests and len(clab) >= 2:
-        base, bi = _baseline(spec, clab)
-        for t in pair_tests:
-            fn = wilcoxon_signed_rank if t == "wilcoxon" else paired_ttest
-            fam = []
-            for j, c in enumerate(clab):
-                if j == bi:
-                    continue
-                res = fn(blocks[:, bi], blocks[:, j])
-                fam.append({"test": t, "column": c, "baseline": base, "statistic": res.statistic,
-                            "pvalue": res.pvalue, "pvalue_holm": np.nan, "n": res.n})
-            if "holm" in spec.tests and fam:
-                adj = holm([f["pvalue"] for f in fam])
-                for f, a in zip(fam, adj):
-                    f["pvalue_holm"] = a
-            name = "Wilcoxon" if t == "wilcoxon" else "paired t"
-            extra[f"p ({name} vs {base})"] = {f["column"]: _p(f["pvalue"]) for f in fam} | {base: "-"}
-            if "holm" in spec.tests:
-                extra[f"p Holm ({name} vs {base})"] = {f["column"]: _p(f["pvalue_holm"]) for f in fam} | {base: "-"}
-            tests_rows.extend(fam)
+    if not (pair_tests and len(clab) >= 2):
+        return tests_rows
+    base, bi = _baseline(spec, clab)
+    for t in pair_tests:
+        fn = wilcoxon_signed_rank if t == "wilcoxon" else paired_ttest
+        fam = []
+        for j, c in enumerate(clab):
+            if j == bi:
+                continue
+            res = fn(blocks[:, bi], blocks[:, j])
+            fam.append({"test": t, "column": c, "baseline": base, "statistic": res.statistic,
+                        "pvalue": res.pvalue, "pvalue_holm": np.nan, "n": res.n})
+        if "holm" in spec.tests and fam:
+            for f, a in zip(fam, holm([f["pvalue"] for f in fam])):
+                f["pvalue_holm"] = a
+        name = "Wilcoxon" if t == "wilcoxon" else "paired t"
+        extra[f"p ({name} vs {base})"] = {f["column"]: _p(f["pvalue"]) for f in fam} | {base: "-"}
+        if "holm" in spec.tests:
+            extra[f"p Holm ({name} vs {base})"] = {f["column"]: _p(f["pvalue_holm"]) for f in fam} | {base: "-"}
+        tests_rows.extend(fam)
+    return tests_rows
+
+
+def _summary_rows(blocks: np.ndarray, spec: TableSpec, clab: list, extra: dict) -> None:
+    """Add to ``extra`` the summary rows against the baseline over the rows of per-cell means:
+    ``# <baseline> greater`` (``wins``) and ``% change from <baseline>`` (``pct_change``)."""
     summary = [t for t in spec.tests if t in ("wins", "pct_change")]
-    if summary and len(clab) >= 2:
-        base, bi = _baseline(spec, clab)
-        b = blocks[:, bi]
-        if "wins" in summary:
-            row = {}
-            for j, c in enumerate(clab):
-                if j != bi:
-                    ok = ~np.isnan(b) & ~np.isnan(blocks[:, j])
-                    row[c] = f"{int(np.sum(b[ok] > blocks[ok, j]))}/{int(ok.sum())}"
-            extra[f"# {base} greater"] = row | {base: "-"}
-        if "pct_change" in summary:
-            row = {}
-            for j, c in enumerate(clab):
-                if j != bi:
-                    ok = ~np.isnan(b) & ~np.isnan(blocks[:, j]) & (b != 0)
-                    row[c] = f"{100 * np.mean((blocks[ok, j] - b[ok]) / b[ok]):+.2f}%" if ok.any() else "n/a"
-            extra[f"% change from {base}"] = row | {base: "-"}
-    marks: dict = {}
-    if "fold_ttest" in spec.tests:
-        fold_rows, marks = fold_tests(df, spec, tmp, rlab, clab, mean)
-        tests_rows.extend(fold_rows)
-    tests = pd.DataFrame(tests_rows, columns=["test", "row", "column", "baseline", "statistic", "pvalue",
-                                              "pvalue_holm", "n"])
+    if not (summary and len(clab) >= 2):
+        return
+    base, bi = _baseline(spec, clab)
+    b = blocks[:, bi]
+    if "wins" in summary:
+        row = {}
+        for j, c in enumerate(clab):
+            if j != bi:
+                ok = ~np.isnan(b) & ~np.isnan(blocks[:, j])
+                row[c] = f"{int(np.sum(b[ok] > blocks[ok, j]))}/{int(ok.sum())}"
+        extra[f"# {base} greater"] = row | {base: "-"}
+    if "pct_change" in summary:
+        row = {}
+        for j, c in enumerate(clab):
+            if j != bi:
+                ok = ~np.isnan(b) & ~np.isnan(blocks[:, j]) & (b != 0)
+                row[c] = f"{100 * np.mean((blocks[ok, j] - b[ok]) / b[ok]):+.2f}%" if ok.any() else "n/a"
+        extra[f"% change from {base}"] = row | {base: "-"}
 
+
+def _row_pairs(results: pd.DataFrame, df: pd.DataFrame, spec: TableSpec, g: _Grid) -> dict:
+    """Row label -> the values of ``spec.pair`` (the model pair) of its runs, joined ({} without ``pair``)."""
     pairs: dict = {}
-    if spec.pair:
-        _check_columns(results, [spec.pair], f"table {spec.name!r}: pair")
-        lab = pd.Series([_label(t) for t in rkeys], index=df.index)
-        for r in rlab:
-            vals = sorted({str(v) for v in df.loc[lab == r, spec.pair] if v is not None and not pd.isna(v)})
-            pairs[r] = ", ".join(vals) if vals else "-"
+    if not spec.pair:
+        return pairs
+    _check_columns(results, [spec.pair], f"table {spec.name!r}: pair")
+    lab = pd.Series([_label(t) for t in g.rkeys], index=df.index)
+    for r in g.rlab:
+        vals = sorted({str(v) for v in df.loc[lab == r, spec.pair] if v is not None and not pd.isna(v)})
+        pairs[r] = ", ".join(vals) if vals else "-"
+    return pairs
 
-    comparison = None
-    if spec.reference is not None and spec.reference.values:
-        comp = []
-        ref_pairs = spec.reference.pairs
-        for r, row in spec.reference.values.items():
-            for c, paper in row.items():
-                if r in mean.index:
-                    ours = mean.loc[r, c] if c in mean.columns else np.nan
-                else:  # a summary row (mean rank, p-values, wins, % change)
-                    ours = _number(extra.get(r, {}).get(c))
-                diff = ours - paper if paper is not None and not np.isnan(ours) else np.nan
-                rec = {"row": r, "column": c, "ours": ours, "paper": paper, "diff": diff}
-                if spec.pair or ref_pairs:
-                    rec["pair_ours"] = pairs.get(r, "")
-                    rec["pair_paper"] = ref_pairs.get(r, "")
-                comp.append(rec)
-        cols = ["row", "column", "ours", "paper", "diff"]
-        if spec.pair or ref_pairs:
-            cols[1:1] = ["pair_ours", "pair_paper"]
-        comparison = pd.DataFrame(comp, columns=cols)
-    return TableResult(spec, mean, std, count, cells, extra, tests, comparison, n_runs=len(df), n_failed=n_failed,
-                       pairs=pairs, scale=_scale_of(df), marks=marks, min=lo, max=hi)
+
+def _comparison(spec: TableSpec, mean: pd.DataFrame, extra: dict, pairs: dict) -> pd.DataFrame | None:
+    """``row, column, ours, paper, diff`` (and the pairs) for every published cell; a published row that
+    is not a row of ours is read from the summary rows (mean rank, p-values, wins, % change)."""
+    if spec.reference is None or not spec.reference.values:
+        return None
+    comp = []
+    ref_pairs = spec.reference.pairs
+    for r, row in spec.reference.values.items():
+        for c, paper in row.items():
+            if r in mean.index:
+                ours = mean.loc[r, c] if c in mean.columns else np.nan
+            else:  # a summary row (mean rank, p-values, wins, % change)
+                ours = _number(extra.get(r, {}).get(c))
+            diff = ours - paper if paper is not None and not np.isnan(ours) else np.nan
+            rec = {"row": r, "column": c, "ours": ours, "paper": paper, "diff": diff}
+            if spec.pair or ref_pairs:
+                rec["pair_ours"] = pairs.get(r, "")
+                rec["pair_paper"] = ref_pairs.get(r, "")
+            comp.append(rec)
+    cols = ["row", "column", "ours", "paper", "diff"]
+    if spec.pair or ref_pairs:
+        cols[1:1] = ["pair_ours", "pair_paper"]
+    return pd.DataFrame(comp, columns=cols)
 
 
 def _baseline(spec: TableSpec, clab: list) -> tuple[str, int]:
