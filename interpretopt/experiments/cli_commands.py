@@ -221,9 +221,6 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
                    help="with --all or --plan: only this paper (repeatable)")
     p.add_argument("--plan", action="store_true",
                    help="print the runs and the estimated time of each table at each scale; run nothing")
-    p.add_argument("--min-compared-share", default=None, metavar="X",
-                   help="exit 1 when the share of compared cells among cells with data is below X, or below "
-                        "the share recorded in a report file given as X=@PATH")
     _add_record_options(p)
     _add_run_options(p)
     p.set_defaults(func=cmd_reproduce)
@@ -519,36 +516,6 @@ def _print_cell_summary(cells) -> None:
         print(f"  {len(g)} {status.replace('_', ' ')}: {cli_words(reason)}")
 
 
-def _required_share(spec: str | None, scale: str, papers: list[str] | None = None) -> float | None:
-    """``--min-compared-share``: a number in [0, 1], or ``@PATH`` to a report (``docs/reproduction.md``)
-    that records ``compared-share <scale>: X``; for a run of some papers the record's section of those
-    papers (``<scale> [<papers>]``) where it has one, else the scale's."""
-    import re
-
-    from interpretopt.experiments import report as R
-
-    if spec is None:
-        return None
-    if spec.startswith("@"):
-        path = Path(spec[1:])
-        if not path.is_file():
-            raise InterpretoptError(f"--min-compared-share {spec}: no such file {str(path)!r}")
-        text, keys = path.read_text(), dict.fromkeys((R.record_key(scale, papers), scale))
-        for key in keys:
-            m = re.search(rf"compared-share {re.escape(key)}: ([0-9.]+)", text)
-            if m is not None:
-                return float(m.group(1))
-        raise InterpretoptError(f"--min-compared-share {spec}: {path} records no 'compared-share {scale}: X' "
-                                "line; regenerate it with `interpretopt reproduce --all`")
-    try:
-        x = float(spec)
-    except ValueError:
-        x = float("nan")
-    if not 0.0 <= x <= 1.0:
-        raise InterpretoptError(f"--min-compared-share must be a number in [0, 1] or @PATH, got {spec!r}")
-    return x
-
-
 @_guard
 def cmd_reproduce(args) -> int:
     """``reproduce PAPER/TABLE`` or ``reproduce --all``: run the config(s) at ``--scale``, print the tables
@@ -565,14 +532,7 @@ def cmd_reproduce(args) -> int:
         _print_plan(df)
         return 0
     _check_reproduce_args(args)
-    cells, failed = (_reproduce_all if args.all else _reproduce_one)(args, scale, getattr(args, "data_dir", None))
-    need = _required_share(args.min_compared_share, scale, args.paper if args.all else None)
-    if need is not None and len(cells):
-        got = R.compared_share(cells)
-        if not got >= need:
-            print(f"error: {got:.3f} of the cells with data were compared, below the required {need:.3f}",
-                  file=sys.stderr)
-            return 1
+    _, failed = (_reproduce_all if args.all else _reproduce_one)(args, scale, getattr(args, "data_dir", None))
     return 1 if failed else 0
 
 

@@ -58,7 +58,7 @@ from interpretopt.experiments.config import SCALES, ExperimentConfig, TableSpec
 __all__ = [
     "CELL_COLUMNS", "PAPERS", "DEFAULT_TOLERANCE", "ConfigRecord", "table_configs", "protocol_notes",
     "count_runs", "cell_records", "summarize_cells", "reproduce_config", "reproduce_all", "write_report",
-    "plan", "read_costs", "compared_share", "concat_cells", "write_record", "scale_changes", "comparison_figures",
+    "plan", "read_costs", "compared_share", "concat_cells", "scale_changes", "comparison_figures",
     "claims_of", "attach_headline",
 ]
 
@@ -979,7 +979,7 @@ def _all_cells(records: list[ConfigRecord], claims: list, scale: str) -> pd.Data
 def attach_headline(records: list[ConfigRecord], claims: list, scale: str) -> None:
     """Add the headline-number cells of ``claims`` (:func:`interpretopt.experiments.claims.claim_cells`)
     to the record of the first config each claim reads, so that every count of cells (the summary,
-    ``cells.csv``, ``--min-compared-share``) holds them."""
+    ``cells.csv``, ``--check-values``) holds them."""
     from interpretopt.experiments.claims import claim_cells
 
     head = claim_cells(claims, scale=scale) if claims else None
@@ -991,83 +991,6 @@ def attach_headline(records: list[ConfigRecord], claims: list, scale: str) -> No
         if rec is not None:
             row = head.iloc[[i]]
             rec.cells = pd.concat([rec.cells, row], ignore_index=True) if len(rec.cells) else row.reset_index(drop=True)
-
-
-# ----------------------------------------------------------------------------- record
-
-RECORD_TITLE = "# Reproduction record"
-_RECORD_INTRO = """\
-What `interpretopt reproduce --all` gave on this project's own machine, one section per scale,
-each written by the command it names (`--record docs/reproduction.md`). The reduced-scale
-section is the reproduction record: ours beside every published cell we hold data for. The
-smoke-scale section is what CI checks: `interpretopt reproduce --all --scale smoke
---min-compared-share @docs/reproduction.md` fails when fewer cells are compared than it records.
-The full scale runs paper by paper (`--paper`), each in a section of its own (`full scale [abbr]`).
-Refresh a section whenever a method's results change."""
-
-
-def record_key(scale: str, papers: list[str] | None = None) -> str:
-    """The name of a record section: the scale, with the papers it covers when it covers some
-    (``"full [abbr]"``); its markers and its ``compared-share`` line carry this name."""
-    return scale if not papers else f"{scale} [{'+'.join(sorted(set(papers)))}]"
-
-
-def _section_markers(scale: str, papers: list[str] | None = None) -> tuple[str, str]:
-    scale, _, rest = record_key(scale, papers).partition(" ")
-    tail = f" {rest}" if rest else ""
-    return f"<!-- begin {scale} scale{tail} -->", f"<!-- end {scale} scale{tail} -->"
-
-
-_RECORD_ORDER = ("reduced", "smoke", "full")  # the reproduction record first, then what CI checks
-
-
-def write_record(report: str | os.PathLike, record: str | os.PathLike, *, scale: str,
-                 papers: list[str] | None = None, summary_only: bool | None = None) -> Path:
-    """Put ``report`` (a ``REPORT.md``) into the record file ``record`` as its ``scale`` section.
-
-    The other sections are kept; headings move one level down; figure links, which point
-    into the run directory, become the figure's name. ``summary_only`` (default: for smoke)
-    keeps the report's header and summary only. A report of some papers only (``--paper``)
-    is its own section, ``record_key(scale, papers)``: the full scale runs paper by paper
-    (hours each), and one paper's report must not replace another's.
-    """
-    key = record_key(scale, papers)
-    text = Path(report).read_text()
-    summary_only = (scale == "smoke") if summary_only is None else summary_only
-    lines = text.splitlines()
-    if summary_only:
-        cut = next((i for i, ln in enumerate(lines) if ln.startswith("## ") and not ln.startswith("## Summary")),
-                   len(lines))
-        lines = lines[:cut]
-    body = []
-    for ln in lines:
-        if ln.startswith("#"):
-            ln = "#" + ln
-        if ln.startswith("![") and "](" in ln:
-            ln = f"(figure `{ln[2:ln.index(']')]}` in the run directory)"
-        body.append(ln)
-    marker = re.compile(rf"<!-- compared-share {re.escape(scale)}: ([0-9.]+) -->")
-    for i, ln in enumerate(body):
-        m = marker.fullmatch(ln.strip())
-        if m:  # the floor a check holds later runs to: the share rounded down to two decimals
-            floor = math.floor(float(m.group(1)) * 100) / 100
-            body[i] = (f"Compared share of the cells with data: {float(m.group(1)):.4f}; a check against this record "
-                       f"(`--min-compared-share @{Path(record).as_posix()}`) requires at least {floor:.2f}, the share "
-                       "rounded down to two decimals, so that a time-limited solve finishing differently on another "
-                       f"run does not fail it.\n\n<!-- compared-share {key}: {floor:.2f} -->")
-    begin, end = _section_markers(scale, papers)
-    section = "\n".join([begin, *body, end])
-    path = Path(record)
-    old = path.read_text() if path.is_file() else f"{RECORD_TITLE}\n\n{_RECORD_INTRO}\n"
-    if begin in old and end in old:
-        new = old[:old.index(begin)] + section + old[old.index(end) + len(end):]
-    else:  # sections in _RECORD_ORDER: a new one goes before the first section of a later scale present
-        later = [m.start() for s in _RECORD_ORDER[_RECORD_ORDER.index(scale) + 1:]
-                 for m in re.finditer(rf"<!-- begin {re.escape(s)} scale( \[[^\]]*\])? -->", old)]
-        new = (old[:min(later)] + section + "\n\n" + old[min(later):]) if later else (old.rstrip() + "\n\n" + section + "\n")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(new)
-    return path
 
 
 # ----------------------------------------------------------------------------- plan

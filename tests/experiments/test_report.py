@@ -241,46 +241,6 @@ def test_a_report_without_running_reads_what_is_stored(project):
     assert "Runs: 1 of 1 planned" in (out / "REPORT.md").read_text()
 
 
-def test_the_record_keeps_one_section_per_scale(project):
-    out, record = project / "rep", project / "docs" / "reproduction.md"
-    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
-    R.write_record(out / "REPORT.md", record, scale="smoke")
-    text = record.read_text()
-    assert text.startswith(R.RECORD_TITLE) and "<!-- compared-share smoke: 0.50 -->" in text
-    assert "### imd/t1" not in text  # smoke keeps the summary only
-    R.reproduce_all("reduced", out, configs_root=project / "configs", papers=["imd"])
-    R.write_record(out / "REPORT.md", record, scale="reduced")
-    R.write_record(out / "REPORT.md", record, scale="reduced")  # a refresh replaces its own section
-    text = record.read_text()
-    assert text.count("<!-- begin reduced scale -->") == 1 and text.count("<!-- begin smoke scale -->") == 1
-    assert text.index("begin reduced scale") < text.index("begin smoke scale")
-    assert "#### imd/t1" in text and "## Reproduction report: reduced scale" in text
-    assert "compared-share smoke: 0.50 -->" in text and "compared-share reduced:" in text
-    assert "requires at least 0.50" in text
-
-
-def test_the_record_keeps_a_section_per_scale_and_papers(project):
-    """The full scale runs paper by paper (hours each): a report of one paper (--paper) is its own
-    section, which neither replaces nor is replaced by another paper's or the whole scale's."""
-    out, record = project / "rep", project / "docs" / "reproduction.md"
-    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
-    R.write_record(out / "REPORT.md", record, scale="smoke", papers=["imd"])
-    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["crl"])
-    R.write_record(out / "REPORT.md", record, scale="smoke", papers=["crl"])
-    R.write_record(out / "REPORT.md", record, scale="smoke", papers=["crl"])  # a refresh replaces its own
-    R.reproduce_all("reduced", out, configs_root=project / "configs", papers=["imd"], run=False)
-    R.write_record(out / "REPORT.md", record, scale="reduced")
-    text = record.read_text()
-    for key in ("smoke scale [imd]", "smoke scale [crl]", "reduced scale"):
-        assert text.count(f"<!-- begin {key} -->") == 1 and text.count(f"<!-- end {key} -->") == 1
-    assert text.index("begin reduced scale") < text.index("begin smoke scale [imd]")  # scales in record order
-    assert "<!-- compared-share smoke [imd]: 0.50 -->" in text and "<!-- compared-share reduced:" in text
-    assert R.record_key("full", ["imd", "crl"]) == "full [crl+imd]" and R.record_key("full") == "full"
-    # a check of one paper reads that paper's section
-    assert _cli("reproduce", "--all", "--paper", "imd", "--smoke", "--out", out, "--quiet",
-                "--min-compared-share", f"@{record}") == 0
-
-
 def test_plan_counts_runs_and_estimates_from_measured_costs(project):
     costs = {"imd/t1": {"reduced": {"per_run_s": 2.0, "n_runs": 2}}}
     df = R.plan(papers=["imd"], costs=costs, configs_root=project / "configs").set_index("scale")
@@ -311,18 +271,12 @@ def test_unknown_paper_is_an_error_naming_the_valid_ones(project):
         R.table_configs(project / "configs", ["imdd"])
 
 
-def test_cli_reproduce_all_and_the_compared_share_check(project, capsys):
+def test_cli_reproduce_all_writes_the_report_and_cells(project, capsys):
     out = project / "cli"
     assert _cli("reproduce", "--all", "--scale", "smoke", "--out", out, "--quiet") == 0
     text = capsys.readouterr().out
     assert "imd/t1: 1 runs (0 failed)" in text and "all: 8 published cells, 4 with data, 2 compared (50%)" in text
     assert (out / "REPORT.md").is_file() and (out / "cells.csv").is_file()
-    # the record says 0.5: the same share passes, a higher one fails
-    assert _cli("reproduce", "--all", "--smoke", "--out", out, "--quiet", "--min-compared-share",
-                f"@{out / 'REPORT.md'}") == 0
-    capsys.readouterr()
-    assert _cli("reproduce", "--all", "--smoke", "--out", out, "--quiet", "--min-compared-share", "0.75") == 1
-    assert "0.500 of the cells with data were compared, below the required 0.750" in capsys.readouterr().err
 
 
 def test_cli_single_table_writes_cells_and_protocol(project, capsys):
@@ -354,8 +308,6 @@ def test_cli_plan_shows_a_config_that_does_not_load(project, capsys):
     (["reproduce", "imd/t1", "--all"], "give either PAPER/TABLE or --all"),
     (["reproduce", "imd/t1", "--plan"], "--plan covers every table"),
     (["reproduce", "--all", "--smoke", "--scale", "full"], "--smoke contradicts --scale full"),
-    (["reproduce", "--all", "--smoke", "--min-compared-share", "1.5"], "must be a number in [0, 1] or @PATH, got '1.5'"),
-    (["reproduce", "--all", "--smoke", "--min-compared-share", "@nofile.md"], "no such file 'nofile.md'"),
     (["reproduce", "--all", "--paper", "nope"], "unknown paper(s) ['nope']"),
     (["reproduce", "imd/t1", "--smoke", "--record", "r.md"], "--record writes or checks the report of --all"),
 ])
