@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from interpretopt.exceptions import InterpretoptError
 
@@ -137,11 +138,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _data_dir_env(data_dir: str | None) -> Iterator[None]:
+    """``INTERPRETOPT_DATA`` set to ``--data-dir`` (for the code and the worker processes of one command)
+    while the command runs, and restored afterwards, so that a later call in the same process does not
+    inherit it."""
+    if data_dir is None:
+        yield
+        return
+    from interpretopt.data import DATA_ENV
+
+    before = os.environ.get(DATA_ENV)
+    os.environ[DATA_ENV] = data_dir
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(DATA_ENV, None)
+        else:
+            os.environ[DATA_ENV] = before
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.data_dir is not None:
-        os.environ["INTERPRETOPT_DATA"] = args.data_dir
+    with _data_dir_env(args.data_dir):
+        return _dispatch(args)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    """Run the command of ``args``; a library error is one line on stderr and exit code 2."""
     try:
         return int(args.func(args) or 0)
     except InterpretoptError as exc:

@@ -73,3 +73,35 @@ def test_every_option_has_help(argv, option, capsys):
     undocumented = [a.dest for a in sub._actions if not a.help]
     assert not undocumented, undocumented
     assert option in out
+
+
+@pytest.mark.parametrize("before", [None, "/data/of/the/caller"])
+@pytest.mark.parametrize("outcome", ["ok", "error", "interrupt"])
+def test_data_dir_is_set_for_the_command_and_restored_after_it(tmp_path, monkeypatch, capsys, before, outcome):
+    """Regression: main(["--data-dir", D, ...]) left INTERPRETOPT_DATA=D set after it returned, so a later
+    call in the same process read D's data without being given it."""
+    import os
+
+    from interpretopt import cli
+    from interpretopt.exceptions import InterpretoptError
+
+    if before is None:
+        monkeypatch.delenv("INTERPRETOPT_DATA", raising=False)
+    else:
+        monkeypatch.setenv("INTERPRETOPT_DATA", before)
+    seen = []
+
+    def command(args):
+        seen.append(os.environ.get("INTERPRETOPT_DATA"))
+        if outcome == "error":
+            raise InterpretoptError("boom")
+        if outcome == "interrupt":
+            raise KeyboardInterrupt
+        return 0
+
+    monkeypatch.setattr(cli, "_cmd_demo", command)
+    code = main(["--data-dir", str(tmp_path), "demo"])
+    assert code == {"ok": 0, "error": 2, "interrupt": 130}[outcome]
+    assert seen == [str(tmp_path)]  # the command, and the worker processes it starts, see --data-dir
+    assert os.environ.get("INTERPRETOPT_DATA") == before
+    assert main(["demo"]) == code and seen[-1] == before  # a later call without --data-dir does not inherit it
