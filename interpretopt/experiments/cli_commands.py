@@ -778,15 +778,16 @@ def _require_data(scale: str, papers, data_dir) -> None:
     if not missing:
         return
     files = ", ".join(f"{f} ({n})" for n, f in missing.items())
+    need = f"the tables planned at {scale} scale need {len(missing)} dataset file(s)"
     where = data_dir or os.environ.get("INTERPRETOPT_DATA")
     if not where:
-        what = f"no data directory is set (neither INTERPRETOPT_DATA nor --data-dir), and they need {files}"
+        what = f"no data directory is set (neither INTERPRETOPT_DATA nor --data-dir), and {need}: {files}"
     elif not Path(where).expanduser().is_dir():
-        what = f"the data directory {where} does not exist; they need {files}"
+        what = f"the data directory {where} does not exist, and {need} from it: {files}"
     else:
-        what = f"{len(missing)} of their files are missing from the data directory {where}: {files}"
+        what = f"{need} that are missing from the data directory {where}: {files}"
     raise InterpretoptError(
-        f"--record: nothing was run: the tables planned at {scale} scale need dataset files, and {what}. "
+        f"--record: nothing was run: {what}. "
         "Give the folder holding them with INTERPRETOPT_DATA=DIR or --data-dir DIR (`interpretopt list "
         "datasets` shows what is held)")
 

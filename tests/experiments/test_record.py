@@ -377,13 +377,16 @@ def test_cli_record_refuses_before_any_run_when_the_data_is_not_there(project, m
     assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--record: nothing was run" in err
-    assert "no data directory is set (neither INTERPRETOPT_DATA nor --data-dir)" in err
+    assert ("no data directory is set (neither INTERPRETOPT_DATA nor --data-dir), and the tables planned at smoke "
+            "scale need 2 dataset file(s): ") in err
     assert "adult.tsv.gz (adult), pima.tsv.gz (pima)" in err and "INTERPRETOPT_DATA=DIR or --data-dir DIR" in err
     data = project / "data"
     data.mkdir()
     (data / "pima.tsv.gz").write_bytes(b"")
-    for where, words in ((project / "nowhere", f"the data directory {project / 'nowhere'} does not exist"),
-                         (data, f"1 of their files are missing from the data directory {data}: adult.tsv.gz (adult)")):
+    for where, words in ((project / "nowhere", f"the data directory {project / 'nowhere'} does not exist, and the "
+                                               "tables planned at smoke scale need 2 dataset file(s) from it"),
+                         (data, "the tables planned at smoke scale need 1 dataset file(s) that are missing from the "
+                                f"data directory {data}: adult.tsv.gz (adult).")):
         assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet", "--data-dir", where) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err
