@@ -110,3 +110,31 @@ def test_imd_table3_caption_reads_refinement_from_depth_and_refine():
     worse = pd.DataFrame(rows).assign(precision=lambda d: d["precision"].where(~d["refine"], 0.4))
     got = _by_key(C.evaluate_claims({"imd/table3": worse}, scale="smoke", papers=["imd"]))
     assert got["imd.table3_caption"].verdict == "not reproduced"
+
+
+def _imd_table2(f1: dict[str, float]) -> pd.DataFrame:
+    """imd/table2 rows over 4 (dataset, pair) rows: each method's F1 (+ a small row effect), BRCG Diff under
+    its two readings labelled in ``diff_model``."""
+    rows = []
+    for i, ds in enumerate(("bc", "heloc", "pima", "banknote")):
+        for model, v in f1.items():
+            variant = "brcg_diff" if model.startswith("brcg_diff") else model
+            rows.append({"dataset": ds, "pair_tag": "max", "variant": variant, "diff_model": model,
+                         "f1": v + 0.01 * i, "run_status": "ok"})
+    return pd.DataFrame(rows)
+
+
+def test_imd_brcg_diff_readings_are_judged_separately():
+    df = _imd_table2({"imd": 0.6, "separate": 0.8, "direct_gb": 0.9, "direct_dt": 0.5,
+                      "brcg_diff (xor)": 0.3, "brcg_diff (union)": 0.7})
+    got = _by_key(C.evaluate_claims({"imd/table2": df}, scale="reduced", papers=["imd"]))
+    # 100 (0.6 - 0.3) / 0.3 = +100% against xor (row effects aside); against union it is negative
+    assert got["imd.f1_over_brcg_diff_xor"].ours > 80
+    assert got["imd.f1_over_brcg_diff_union"].ours < 0
+    # separate and Direct GB are the two best under either reading (union's 0.7 ranks third)
+    assert got["imd.table2_caption"].verdict == "reproduced"
+    assert "BRCG Diff union" in got["imd.table2_caption"].detail and "BRCG Diff xor" in got["imd.table2_caption"].detail
+    df2 = _imd_table2({"imd": 0.6, "separate": 0.8, "direct_gb": 0.9, "direct_dt": 0.5,
+                       "brcg_diff (xor)": 0.3, "brcg_diff (union)": 0.95})
+    got2 = _by_key(C.evaluate_claims({"imd/table2": df2}, scale="reduced", papers=["imd"]))
+    assert got2["imd.table2_caption"].verdict == "not reproduced"  # union would be the best method
