@@ -677,6 +677,11 @@ def _after_reproduce(args, scale: str, out: Path, records) -> None:
                   file=sys.stderr)
     if args.record is not None or args.paper:
         records = R.reproduce_all(scale, out, run=False, command=rec.regenerate_command(scale, out), progress=False)
+    costs_file = rec.repository_costs_file(out) if args.record is not None else None
+    if costs_file is not None:
+        updated = rec.record_costs(out, scale, costs_file)
+        if updated:
+            print(f"(measured per-run costs of {len(updated)} table(s) at {scale} written to {costs_file})")
     rec.finish_record_report(records, out, scale)
     docs = rec.write_docs(out)
     if docs is not None:

@@ -429,6 +429,42 @@ def _config_column(cells: Any) -> Any:
     return cells
 
 
+def repository_costs_file(out_dir: str | os.PathLike) -> Path | None:
+    """The shipped ``configs/run_costs.json`` when ``out_dir`` is the repository's own record folder
+    (``<repo>/records/<scale>`` beside ``<repo>/configs``), else None: a record made elsewhere (a test's, a
+    collaborator's copy) never writes into the package's files."""
+    from interpretopt.experiments.config import configs_root
+
+    try:
+        configs = configs_root().resolve()
+    except InterpretoptError:
+        return None
+    out = Path(out_dir).resolve()
+    if out.parent.name == "records" and out.parent.parent == configs.parent:
+        return configs / "run_costs.json"
+    return None
+
+
+def record_costs(out_dir: str | os.PathLike, scale: str, costs_file: str | os.PathLike) -> list[str]:
+    """Merge the per-run costs measured on the record's rows (the runner's ``<out>/run_costs.json``:
+    wall and CPU seconds per run and the number of runs, per table) at ``scale`` into ``costs_file``,
+    so that ``reproduce --plan`` estimates from the runs of record; return the tables updated."""
+    from interpretopt.experiments.report import read_costs
+    from interpretopt.experiments.results import atomic_write_text
+
+    measured = read_costs(Path(out_dir))
+    costs = read_costs(costs_file)
+    updated = []
+    for key, by_scale in sorted(measured.items()):
+        entry = by_scale.get(scale)
+        if isinstance(entry, dict) and entry.get("n_runs"):
+            costs.setdefault(key, {})[scale] = entry
+            updated.append(key)
+    if updated:
+        atomic_write_text(Path(costs_file), json.dumps(costs, indent=1, sort_keys=True) + "\n")
+    return updated
+
+
 def finish_record_report(records: list, out_dir: str | os.PathLike, scale: str) -> Path:
     """Make a record's ``REPORT.md`` and ``cells.csv`` depend on its rows alone (see
     :func:`_normalized_report`); remove the runner's ``run_costs.json`` from the record folder."""

@@ -411,3 +411,31 @@ def test_cli_no_run_on_runs_of_another_config_hash(project, capsys):
     err = capsys.readouterr().err
     assert "runs made with another config" in err and "imd/t1: runs of config hash" in err
     assert "reproduce --all --scale smoke --out records/smoke" in err
+
+
+def test_record_costs_merge_the_records_measured_costs_at_its_scale(tmp_path):
+    from interpretopt.experiments.record import record_costs
+
+    out = tmp_path / "records" / "reduced"
+    out.mkdir(parents=True)
+    (out / "run_costs.json").write_text(json.dumps({
+        "imd/table1": {"reduced": {"per_run_s": 2.5, "cpu_per_run_s": 2.0, "n_runs": 104}},
+        "imd/table2": {"smoke": {"per_run_s": 0.3, "n_runs": 130}},   # another scale: not this record's
+        "crl/table4": {"reduced": {"per_run_s": 1.0, "n_runs": 0}}}))   # no runs: nothing measured
+    shipped = tmp_path / "run_costs.json"
+    shipped.write_text(json.dumps({"imd/table1": {"full": {"per_run_s": 9.0, "n_runs": 520},
+                                                  "reduced": {"per_run_s": 12.5, "n_runs": 4}}}))
+    assert record_costs(out, "reduced", shipped) == ["imd/table1"]
+    got = json.loads(shipped.read_text())
+    assert got["imd/table1"]["reduced"] == {"per_run_s": 2.5, "cpu_per_run_s": 2.0, "n_runs": 104}
+    assert got["imd/table1"]["full"]["n_runs"] == 520 and set(got) == {"imd/table1"}
+
+
+def test_only_the_repositorys_own_record_writes_the_shipped_costs(tmp_path):
+    from interpretopt.experiments.config import configs_root
+    from interpretopt.experiments.record import repository_costs_file
+
+    repo = configs_root().resolve().parent
+    assert repository_costs_file(repo / "records" / "reduced") == configs_root().resolve() / "run_costs.json"
+    assert repository_costs_file(tmp_path / "records" / "reduced") is None
+    assert repository_costs_file(repo / "results" / "reduced") is None
