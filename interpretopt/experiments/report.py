@@ -1044,7 +1044,8 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
     own is estimated from the reduced per-run cost (``basis`` says so). Where it runs other datasets
     (e.g. "What changed?": reduced holds bc and pima, full adds adult, heloc, magic, ...; heloc's runs
     cost 100 times bc's) the reduced cost says nothing about it and there is no estimate; nor is
-    there for a scale with no measurement.
+    there for a scale with no measurement. A config with ``runs_from`` runs nothing of its own (it
+    tabulates another table's runs): 0 runs, 0 seconds, and ``basis`` names that table.
     """
     from interpretopt.experiments.config import load_config
 
@@ -1062,6 +1063,10 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
         for s in scales:
             scaled = full.with_scale(s)
             n = count_runs(scaled)
+            if full.runs_from:
+                rows.append({"table": key, "scale": s, "runs": 0, "per_run_s": 0.0, "estimate_s": 0.0,
+                             "basis": f"tabulates the runs of {paper}/{full.runs_from} ({n} runs)"})
+                continue
             known = costs.get(key, {})
             basis, per = "", None
             src = s if s in known else None

@@ -266,6 +266,17 @@ def test_plan_does_not_estimate_full_from_a_reduced_scale_on_other_datasets(proj
     assert df.loc["full", "basis"] == "no measurement (reduced scale runs other datasets)"
 
 
+def test_plan_counts_a_table_that_tabulates_another_tables_runs_as_no_work(project):
+    """Regression: IMD's Table 7 (runs_from: table1) was estimated at Table 1's 54 minutes again."""
+    src = project / "configs" / "imd" / "t1.yaml"
+    (src.parent / "t7.yaml").write_text("runs_from: t1\n" + src.read_text())
+    costs = {"imd/t1": {"reduced": {"per_run_s": 2.0, "n_runs": 2}}, "imd/t7": {"reduced": {"per_run_s": 2.0}}}
+    df = R.plan("reduced", papers=["imd"], costs=costs, configs_root=project / "configs").set_index("table")
+    assert df.loc["imd/t1", "estimate_s"] == 4.0
+    assert df.loc["imd/t7", "runs"] == 0 and df.loc["imd/t7", "estimate_s"] == 0.0
+    assert df.loc["imd/t7", "basis"] == "tabulates the runs of imd/t1 (2 runs)"
+
+
 def test_unknown_paper_is_an_error_naming_the_valid_ones(project):
     with pytest.raises(InterpretoptError, match="unknown paper.*'imdd'.*valid papers: whatchanged, imd, crl"):
         R.table_configs(project / "configs", ["imdd"])
