@@ -275,9 +275,7 @@ def _diff_model(df: pd.DataFrame) -> pd.Series:
 def _by_reading(runs: dict, key: str) -> dict[str, pd.DataFrame]:
     """Per reading of BRCG Diff, the F1 per (dataset, pair) row and method, BRCG Diff's column named
     ``brcg_diff``, so that each reading is judged against the paper's five methods (Section 5.2)."""
-    df = _runs(runs, key, ("variant", "f1", "dataset", "pair_tag"))
-    m = df.assign(v=_num(df, "f1"), col=_diff_model(df)).groupby(["dataset", "pair_tag", "col"])["v"].mean()
-    m = m.unstack("col")
+    m = _imd_rows(runs, key, "f1", _diff_model)
     readings = sorted(c for c in m.columns if c.startswith("brcg_diff"))
     others = [c for c in m.columns if not c.startswith("brcg_diff")]
     if not readings:
