@@ -54,6 +54,7 @@ import pandas as pd
 
 from interpretopt.exceptions import InterpretoptError
 from interpretopt.experiments.config import SCALES, ExperimentConfig, TableSpec
+from interpretopt.experiments.fingerprint import config_runs_hash
 
 __all__ = [
     "CELL_COLUMNS", "PAPERS", "DEFAULT_TOLERANCE", "ConfigRecord", "table_configs", "protocol_notes",
@@ -694,6 +695,7 @@ def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] |
             entry = {"per_run_s": round(r.per_run_time, 4), "n_runs": r.n_runs}
             if r.cpu_time and r.n_runs:
                 entry["cpu_per_run_s"] = round(r.cpu_time / r.n_runs, 4)
+            entry["config"] = config_runs_hash(r.path)  # the runs part measured: a later edit voids the cost
             costs.setdefault(_cost_key(r.paper, r.path), {})[scale] = entry
     (out / COSTS_FILE).write_text(json.dumps(costs, indent=1, sort_keys=True) + "\n")
     write_report(records, out, scale=scale, command=command, started=started, wall_time=time.perf_counter() - t0,
@@ -1000,10 +1002,20 @@ def _cost_key(paper: str, path: str | os.PathLike) -> str:
     return f"{paper}/{Path(path).stem}"
 
 
-def read_costs(*places: str | os.PathLike | None) -> dict:
-    """Measured per-run costs, ``{"<paper>/<table>": {scale: {"per_run_s", "cpu_per_run_s", "n_runs"}}}``
-    (wall and CPU seconds per run), merged over the
-    ``run_costs.json`` files of ``places`` (directories or files); later places win."""
+def read_costs(*places: str | os.PathLike | None, configs_root: str | os.PathLike | None = None) -> dict:
+    """Measured per-run costs, ``{"<paper>/<table>": {scale: {"per_run_s", "cpu_per_run_s", "n_runs",
+    "config"}}}`` (wall and CPU seconds per run; ``config``: the hash of the config's runs part that was
+    measured, :func:`fingerprint.config_runs_hash`), merged over the ``run_costs.json`` files of
+    ``places`` (directories or files); later places win.
+
+    A cost measured with another version of its config's runs part (methods, grids, datasets, scale
+    sections: its ``config`` differs from today's config under ``configs_root``) says nothing about
+    today's runs and is left out, so that ``--plan`` gives no estimate rather than a wrong one. An
+    entry without ``config`` (measured before costs carried it) is kept."""
+    return _current_costs(_merged_costs(places), configs_root)
+
+
+def _merged_costs(places) -> dict:
     costs: dict = {}
     for place in places:
         if place is None:
@@ -1021,6 +1033,20 @@ def read_costs(*places: str | os.PathLike | None) -> dict:
                 if isinstance(v, dict):
                     costs.setdefault(k, {}).update(v)
     return costs
+
+
+def _current_costs(costs: dict, configs_root: str | os.PathLike | None) -> dict:
+    """``costs`` without the entries measured with another version of their config's runs part."""
+    from interpretopt.experiments.config import configs_root as shipped_root
+
+    root = Path(configs_root) if configs_root is not None else Path(shipped_root())
+    kept: dict = {}
+    for key, by_scale in costs.items():
+        path = root / f"{key}.yaml"
+        today = config_runs_hash(path) if path.is_file() else None
+        kept[key] = {s: e for s, e in by_scale.items()
+                     if not isinstance(e, dict) or e.get("config") is None or today is None or e["config"] == today}
+    return kept
 
 
 def _per_run(entry: dict) -> float | None:

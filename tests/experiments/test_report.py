@@ -11,6 +11,7 @@ import pytest
 from interpretopt.exceptions import InterpretoptError
 from interpretopt.experiments import report as R
 from interpretopt.experiments.config import load_config, parse_config
+from interpretopt.experiments.fingerprint import config_runs_hash
 from tests.instances import run_cli as _cli
 from tests.instances import write_demo_configs
 
@@ -225,6 +226,25 @@ def test_reproduce_all_writes_cells_report_and_costs(project):
     assert (out / "REPORT.html").is_file()
     costs = json.loads((out / "run_costs.json").read_text())
     assert costs["imd/t1"]["smoke"]["n_runs"] == 1 and costs["imd/t1"]["smoke"]["per_run_s"] >= 0
+    assert costs["imd/t1"]["smoke"]["config"] == config_runs_hash(project / "configs" / "imd" / "t1.yaml")
+
+
+def test_a_cost_measured_with_another_version_of_the_config_is_not_used(project, tmp_path):
+    """Regression: "What changed?" at full scale was estimated at 2.1 h from runs made before its
+    pricing changed (3.0 CPU s a run); the config's runs cost 0.2 s a run since."""
+    path = project / "configs" / "imd" / "t1.yaml"
+    today = config_runs_hash(path)
+    costs = tmp_path / "run_costs.json"
+    costs.write_text(json.dumps({"imd/t1": {"smoke": {"cpu_per_run_s": 1.0, "n_runs": 1, "config": today},
+                                            "reduced": {"cpu_per_run_s": 9.0, "n_runs": 2, "config": "0123456789ab"},
+                                            "full": {"cpu_per_run_s": 3.0, "n_runs": 4}}}))
+    read = R.read_costs(costs, configs_root=project / "configs")["imd/t1"]
+    assert set(read) == {"smoke", "full"}  # the reduced cost is another config's; an untagged one is kept
+    df = R.plan(papers=["imd"], costs=R.read_costs(costs, configs_root=project / "configs"),
+                configs_root=project / "configs").set_index("scale")
+    assert pd.isna(df.loc["reduced", "estimate_s"]) and df.loc["smoke", "estimate_s"] == 1.0
+    path.write_text(path.read_text().replace("reduced: {repetitions: 1}", "reduced: {repetitions: 2}"))
+    assert "smoke" not in R.read_costs(costs, configs_root=project / "configs")["imd/t1"]  # the runs part moved
 
 
 def test_a_report_without_running_reads_what_is_stored(project):
