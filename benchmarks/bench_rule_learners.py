@@ -32,9 +32,15 @@ CPU: ``time.process_time`` of ``fit`` in the learner's own process (fresh interp
 learner runs under its own work limit (iterations, nodes, rules: ``LEARNERS``); a wall-clock
 timeout per fit (``--timeout``, default 600 s) is only a safety net, and a fit stopped by it is
 marked ``TIMEOUT`` in the table. ``limit`` says when a learner's own work limit ended it
-(e.g. CORELS's node budget, BRCG's iteration cap). Bound: where the learner has one, its
-training objective and a valid lower bound on its optimum (BRCG: ``objective_`` /
-``lower_bound_``; CORELS: ``objective`` / ``bound``).
+(e.g. CORELS's node budget; BRCG's iteration cap, pricing node budget or a safety net:
+``BRCG_LIMIT_STOPS``). Bound: where the learner has one, its training objective and a valid
+lower bound on its optimum, with the space the bound holds over (``bound over``): BRCG's
+``objective_`` / ``lower_bound_`` over ``bound_space_`` (``<=3 lit``: rule sets of clauses of
+at most 3 literals, the exact phase's space; ``<=10 lit``: the whole space searched), its
+``gap_`` in the CSV; CORELS's ``objective`` / ``bound`` over the lists of its mined rules.
+pycorels reports no bound; its objective (training errors / n + c * rules) is computed from its
+list. It is run with the project CORELS's ``c`` and mining (min_support 0.05, max_card 2, 7
+quantiles, negations), so it is an oracle for ``corels``: their objectives compare row by row.
 
 Output: the table (mean over seeds per dataset and learner, then one row per fit with
 ``--per-fit``), ``leaderboard.csv`` and one ``<dataset>_pareto.png`` per dataset in ``--out``
@@ -98,12 +104,28 @@ def _brcg(Xtr, ytr, Xte, names, seed, quick, **kw):
 
     from interpretopt.methods.brcg import BRCGClassifier
 
-    m = BRCGClassifier(max_iter=10 if quick else 100, random_state=seed, **kw)
+    params = dict(max_iter=10 if quick else 100, random_state=seed)
+    params.update(kw)
+    m = BRCGClassifier(**params)
     m.fit(pd.DataFrame(Xtr, columns=names), ytr)
     lits = sum(len(r) for r in m.rules_)
-    limit = "work" if getattr(m, "stop_reason_", "") in ("max_iter", "time_limit", "work_limit") else ""
+    limit = "work" if m.stop_reason_ in BRCG_LIMIT_STOPS else ""
     return (m.predict(pd.DataFrame(Xte, columns=names)), lits,
-            dict(objective=float(m.objective_), bound=float(m.lower_bound_), limit=limit))
+            dict(objective=float(m.objective_), bound=float(m.lower_bound_), gap=float(m.gap_),
+                 bound_space=_short_space(m.bound_space_), limit=limit))
+
+
+#: BRCG stop reasons (``BRCGClassifier.stop_reason_``) that are a work or time limit, not a
+#: finished search: the iteration cap, the pricing node budget, a wall-clock safety net.
+BRCG_LIMIT_STOPS = ("iteration_limit", "pricing_work_limit", "pricing_time_limit", "time_limit")
+
+
+def _short_space(space: str) -> str:
+    """``"clauses of up to 3 literals"`` -> ``"<=3 lit"`` (the table's bound-space column)."""
+    words = space.split()
+    if space.startswith("clauses of up to") and len(words) == 6:
+        return f"<={words[4]} lit"
+    return space
 
 
 def _paired(Xtr, ytr, Xte, names, seed, quick, learner, params):
@@ -117,7 +139,8 @@ def _paired(Xtr, ytr, Xte, names, seed, quick, learner, params):
     r = m.result_
     extra = {}
     if learner == "corels":
-        extra = dict(objective=float(r.objective), bound=float(r.bound), limit="" if r.certified else "work")
+        extra = dict(objective=float(r.objective), bound=float(r.bound), bound_space="mined lists",
+                     limit="" if r.certified else "work")
     return m.rules_prediction(pd.DataFrame(Xte, columns=names)), lits, extra
 
 
@@ -172,11 +195,17 @@ def _pycorels(Xtr, ytr, Xte, names, seed, quick):
 
     from interpretopt.heuristics.mining import QuantileOneHotBinarizer
 
+    c = 0.005  # as ``corels``; min_support as the project's baseline mining (BASELINE_MINING)
     bz = QuantileOneHotBinarizer(n_quantiles=7).fit(Xtr)
-    m = CorelsClassifier(c=0.005, n_iter=5_000 if quick else 200_000, max_card=2, policy="curious", verbosity=[])
+    m = CorelsClassifier(c=c, n_iter=5_000 if quick else 200_000, max_card=2, min_support=0.05,
+                         policy="curious", verbosity=[])
     m.fit(np.asarray(bz.transform(Xtr), dtype=np.uint8), ytr)
-    lits = sum(len(rule["antecedents"]) for rule in m.rl().rules[:-1])
-    return m.predict(np.asarray(bz.transform(Xte), dtype=np.uint8)), lits, {}
+    rules = m.rl().rules[:-1]  # the last is the default rule (no antecedent to check)
+    lits = sum(len(rule["antecedents"]) for rule in rules)
+    train_err = float(np.mean(m.predict(np.asarray(bz.transform(Xtr), dtype=np.uint8)) != ytr))
+    # CORELS's objective (errors / n + c * rules); pycorels reports no bound
+    return (m.predict(np.asarray(bz.transform(Xte), dtype=np.uint8)), lits,
+            dict(objective=train_err + c * len(rules)))
 
 
 @dataclass(frozen=True)
@@ -265,9 +294,12 @@ def summarize(rows: list[dict]):
     ok = df[df["status"] == "ok"]
     if ok.empty:
         return ok
-    cols = [c for c in ("accuracy", "literals", "cpu", "objective", "bound") if c in ok]
+    cols = [c for c in ("accuracy", "literals", "cpu", "objective", "bound", "gap") if c in ok]
     agg = ok.groupby(["dataset", "learner"], sort=False)[cols].mean().reset_index()
     agg["fits"] = ok.groupby(["dataset", "learner"], sort=False).size().to_numpy()
+    if "bound_space" in ok:  # the seeds' spaces, each once ("" for a learner without a bound)
+        agg["bound_space"] = ok.groupby(["dataset", "learner"], sort=False)["bound_space"].apply(
+            lambda s: ", ".join(dict.fromkeys(str(v) for v in s.dropna()))).to_numpy()
     if "limit" in ok:
         agg["limit"] = ok.groupby(["dataset", "learner"], sort=False)["limit"].apply(
             lambda s: "work" if (s == "work").any() else "").to_numpy()
@@ -308,14 +340,25 @@ def plot(agg, out_dir: Path) -> list[Path]:
     return paths
 
 
+def _objective_bound(r) -> str:
+    """``objective / bound`` of a summary row; ``-`` for what the learner does not report."""
+    def fmt(key):
+        v = r.get(key, float("nan"))
+        return "-" if v != v else f"{v:.4f}"
+
+    ob = (fmt("objective"), fmt("bound"))
+    return "-" if ob == ("-", "-") else " / ".join(ob)
+
+
 def _table(agg) -> str:
-    lines = ["| dataset | learner | test acc | literals | CPU s | objective / bound | limit | front |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| dataset | learner | test acc | literals | CPU s | objective / bound | bound over | limit | front |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for _, r in agg.iterrows():
-        ob = (f"{r['objective']:.4f} / {r['bound']:.4f}" if "bound" in r and r["bound"] == r["bound"]
-              else "-")
+        ob = _objective_bound(r)
+        space = r.get("bound_space", "")
         lines.append(f"| {r['dataset']} | {r['learner']} | {r['accuracy']:.3f} | {r['literals']:.1f} | "
-                     f"{r['cpu']:.2f} | {ob} | {r.get('limit', '') or ''} | {'*' if r['front'] else ''} |")
+                     f"{r['cpu']:.2f} | {ob} | {space if isinstance(space, str) else ''} | "
+                     f"{r.get('limit', '') or ''} | {'*' if r['front'] else ''} |")
     return "\n".join(lines)
 
 

@@ -50,3 +50,37 @@ def test_missing_peer_is_skipped_with_the_install_command(bench, tmp_path, capsy
                        "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "skipped fake_peer" in out and bench.PEERS_INSTALL in out and "| breast_cancer | tree_d2 |" in out
+
+
+def test_brcg_stopped_by_its_iteration_cap_is_marked_work_limited(bench):
+    """``limit`` reads BRCG's real stop reasons (it once looked for names BRCG never reports)."""
+    from interpretopt.methods._colgen import STOP_REASONS
+
+    assert set(bench.BRCG_LIMIT_STOPS) <= set(STOP_REASONS)
+    assert "proven_optimal" not in bench.BRCG_LIMIT_STOPS and "pricing_no_progress" not in bench.BRCG_LIMIT_STOPS
+    Xtr, Xte, ytr, _, names = bench.load_split("breast_cancer", 0)
+    _, lits, extra = bench._brcg(Xtr, ytr, Xte, names, 0, True, max_iter=1)
+    assert extra["limit"] == "work" and lits >= 0
+    assert extra["bound"] <= extra["objective"] and 0 <= extra["gap"] <= 1
+    assert extra["bound_space"] in ("<=10 lit", "<=3 lit")
+
+
+def test_summary_names_the_bound_space_and_prints_objective_without_bound(bench):
+    rows = [dict(learner="brcg", group="project", dataset="d", seed=s, status="ok", accuracy=0.8, literals=4,
+                 cpu=1.0, objective=0.2, bound=0.1, gap=0.5, bound_space="<=3 lit", limit="") for s in (0, 1)]
+    rows += [dict(learner="pyc", group="peer", dataset="d", seed=0, status="ok", accuracy=0.7, literals=2,
+                  cpu=0.1, objective=0.3)]
+    table = bench._table(bench.summarize(rows))
+    assert "| d | brcg | 0.800 | 4.0 | 1.00 | 0.2000 / 0.1000 | <=3 lit |" in table
+    assert "| d | pyc | 0.700 | 2.0 | 0.10 | 0.3000 / - |  |" in table
+
+
+def test_pycorels_is_run_as_an_oracle_of_the_project_corels(bench):
+    """Same mining (min_support 0.05, max_card 2, 7 quantiles, negations) and ``c``: the same list's
+    objective and literals (pycorels is optional: skipped where it does not import)."""
+    pytest.importorskip("corels")
+    Xtr, Xte, ytr, _, names = bench.load_split("breast_cancer", 0)
+    _, lits, extra = bench._pycorels(Xtr, ytr, Xte, names, 0, True)
+    _, lits_ours, extra_ours = bench._corels(Xtr, ytr, Xte, names, 0, True)
+    assert lits == lits_ours and extra["objective"] == pytest.approx(extra_ours["objective"], abs=1e-12)
+    assert "bound" not in extra  # pycorels reports none
