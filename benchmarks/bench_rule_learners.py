@@ -42,8 +42,9 @@ pycorels reports no bound; its objective (training errors / n + c * rules) is co
 list. It is run with the project CORELS's ``c`` and mining (min_support 0.05, max_card 2, 7
 quantiles, negations), so it is an oracle for ``corels``: their objectives compare row by row.
 
-Output: the table (mean over seeds per dataset and learner, then one row per fit with
-``--per-fit``), ``leaderboard.csv`` and one ``<dataset>_pareto.png`` per dataset in ``--out``
+Output: the table (mean over seeds per dataset and learner of the fits that finished, ``k/n
+fits`` in ``limit`` when only k of n did; then one row per fit with ``--per-fit``),
+``leaderboard.csv`` and one ``<dataset>_pareto.png`` per dataset in ``--out``
 (accuracy against literals, the Pareto front -- no other learner at most as large and at least
 as accurate, one strictly -- drawn as a step line).
 
@@ -287,7 +288,8 @@ def pareto_front(points) -> list[int]:
 
 
 def summarize(rows: list[dict]):
-    """Mean over seeds per (dataset, learner) of the fits that finished; a DataFrame."""
+    """Mean over seeds per (dataset, learner) of the fits that finished (``fits`` of ``runs``);
+    a DataFrame."""
     import pandas as pd
 
     df = pd.DataFrame(rows)
@@ -297,6 +299,8 @@ def summarize(rows: list[dict]):
     cols = [c for c in ("accuracy", "literals", "cpu", "objective", "bound", "gap") if c in ok]
     agg = ok.groupby(["dataset", "learner"], sort=False)[cols].mean().reset_index()
     agg["fits"] = ok.groupby(["dataset", "learner"], sort=False).size().to_numpy()
+    runs = df.groupby(["dataset", "learner"], sort=False).size()  # finished or not (TIMEOUT, error)
+    agg["runs"] = [int(runs[(d, lr)]) for d, lr in zip(agg["dataset"], agg["learner"])]
     if "bound_space" in ok:  # the seeds' spaces, each once ("" for a learner without a bound)
         agg["bound_space"] = ok.groupby(["dataset", "learner"], sort=False)["bound_space"].apply(
             lambda s: ", ".join(dict.fromkeys(str(v) for v in s.dropna()))).to_numpy()
@@ -356,9 +360,12 @@ def _table(agg) -> str:
     for _, r in agg.iterrows():
         ob = _objective_bound(r)
         space = r.get("bound_space", "")
+        limit = r.get("limit", "") or ""
+        if r["fits"] < r["runs"]:  # a mean over fewer seeds: say so (the others in the CSV's status)
+            limit = f"{limit} {r['fits']}/{r['runs']} fits".strip()
         lines.append(f"| {r['dataset']} | {r['learner']} | {r['accuracy']:.3f} | {r['literals']:.1f} | "
                      f"{r['cpu']:.2f} | {ob} | {space if isinstance(space, str) else ''} | "
-                     f"{r.get('limit', '') or ''} | {'*' if r['front'] else ''} |")
+                     f"{limit} | {'*' if r['front'] else ''} |")
     return "\n".join(lines)
 
 

@@ -70,9 +70,10 @@ def test_summary_names_the_bound_space_and_prints_objective_without_bound(bench)
                  cpu=1.0, objective=0.2, bound=0.1, gap=0.5, bound_space="<=3 lit", limit="") for s in (0, 1)]
     rows += [dict(learner="pyc", group="peer", dataset="d", seed=0, status="ok", accuracy=0.7, literals=2,
                   cpu=0.1, objective=0.3)]
+    rows += [dict(learner="pyc", group="peer", dataset="d", seed=1, status="TIMEOUT")]
     table = bench._table(bench.summarize(rows))
-    assert "| d | brcg | 0.800 | 4.0 | 1.00 | 0.2000 / 0.1000 | <=3 lit |" in table
-    assert "| d | pyc | 0.700 | 2.0 | 0.10 | 0.3000 / - |  |" in table
+    assert "| d | brcg | 0.800 | 4.0 | 1.00 | 0.2000 / 0.1000 | <=3 lit |  |" in table
+    assert "| d | pyc | 0.700 | 2.0 | 0.10 | 0.3000 / - |  | 1/2 fits |" in table  # a mean over one seed
 
 
 def test_pycorels_is_run_as_an_oracle_of_the_project_corels(bench):
