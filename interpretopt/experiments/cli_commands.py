@@ -122,21 +122,23 @@ def _add_trust_options(p: argparse.ArgumentParser) -> None:
                    help="refuse a plan of more than N runs (default $INTERPRETOPT_MAX_RUNS or 100000)")
 
 
-def _n_jobs(text: str) -> int:
+def _number(text: str, cast: type, expected: str) -> int | float:
+    """``cast(text)``, or the argparse error "expected <expected>, got '<text>'"."""
     try:
-        value = int(text)
+        return cast(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+
+
+def _n_jobs(text: str) -> int:
+    value = _number(text, int, "an integer")
     if value == 0:
         raise argparse.ArgumentTypeError("got 0; give a number of worker processes >= 1, or -1 for all cores")
     return value
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    value = _number(text, int, "an integer >= 0")
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
     return value
@@ -150,10 +152,7 @@ def _labels(text: str) -> tuple[str, ...]:
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    value = _number(text, float, "a number of seconds")
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
     return value
