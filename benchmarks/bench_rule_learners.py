@@ -15,8 +15,9 @@ Learners (``--learners`` picks some; ``--project-only`` drops the peers):
   companion list is not listed: its rules are the transparent part of a hybrid with a black
   box, so a list "without the black box" is exactly what ``corels`` / ``sbrl`` are.
 * peers (``pip install 'interpretopt[peers]'``): scikit-learn trees of depth 2, 3 and 4,
-  imodels FIGS (12 rules), wittgenstein RIPPER, ruleopt RUG, pycorels (where it builds). A peer
-  whose package does not import is listed as skipped with the install command.
+  imodels FIGS (12 rules), wittgenstein RIPPER, ruleopt RUG, pycorels (not on the extra: its
+  sdist needs patching, ``bash benchmarks/install_pycorels.sh``). A peer whose package does not
+  import is listed as skipped with the install command.
 
 Literals (the size axis), counted per learner as the number of threshold/equality tests a
 reader has to check in the whole model:
