@@ -11,7 +11,9 @@ our CPU seconds (``time.process_time`` of the search), our peak resident memory 
 process's memory before the search (MB), the objective, the list length and status; and, when
 the reference ``corels`` package (pycorels, GPL; never a dependency) imports, the same for it
 on the same binary features, the ratio of CPU times and whether the objectives agree. Without
-it the script says "reference not available" and prints our figures only.
+it the script says "reference not available" and prints our figures only; to install it (its
+sdist needs a patch and a fresh Cython translation on Python >= 3.11), run
+``bash benchmarks/install_pycorels.sh``.
 
 Usage::
 
