@@ -245,20 +245,50 @@ def mine_rules(
     InputError : ``min_support`` outside (0, 1), ``max_card < 1``, an unknown option, or no rule
         reaches the support.
     """
+    _check_mining_options(min_support, max_card, scope, backend)
+    B = np.asarray(B)
+    y = np.asarray(y).ravel()
+    _check_mining_data(B, y)
+    n, J = B.shape
+    rng = as_generator(random_state)
+    b, rounds = _mining_rows_within_memory(n, J, max_mining_samples, memory_limit_mb)
+    Bb = B.astype(bool)
+    items_all = pack_bool(Bb)  # (J, W) on all rows
+    groups = [(-1, None)] if scope == "all" else [(c, y == c) for c in classes]
+    mined, b, rounds = _mine_shrinking(Bb, items_all, groups, b, rounds, rng, min_support, max_card,
+                                       scope, backend, memory_limit_mb)
+    itemsets, labels_arr = _distinct_rules(mined, min_support, max_card, scope)
+    if scope == "class" and (precision_filter or max_rules_per_class is not None):
+        itemsets, labels_arr = _screen_rules(items_all, itemsets, labels_arr, y, classes,
+                                             precision_filter, max_rules_per_class)
+    return _make_pool(items_all, itemsets, labels_arr, groups, min_support=min_support, max_card=max_card,
+                      n=n, b=b, rounds=rounds, memory_limit_mb=memory_limit_mb)
+
+
+def _check_mining_options(min_support, max_card, scope, backend) -> None:
+    """Validate :func:`mine_rules`' support, rule length, scope and backend (in that order)."""
     check_in_range("min_support", min_support, 0.0, 1.0, low_open=True, high_open=True)
     check_int("max_card", max_card, 1, None)
     if scope not in ("class", "all"):
         raise InputError(f"scope must be 'class' or 'all', got {scope!r}")
     if backend not in ("packed", "fpgrowth"):
         raise InputError(f"backend must be 'packed' or 'fpgrowth', got {backend!r}")
-    B = np.asarray(B)
-    y = np.asarray(y).ravel()
+
+
+def _check_mining_data(B: np.ndarray, y: np.ndarray) -> None:
+    """Check that ``B`` is 2-D with one row per label and has at least one column."""
     if B.ndim != 2 or B.shape[0] != len(y):
         raise InputError(f"B must be 2-D with one row per label; got B {B.shape} and y ({len(y)},)")
     if B.shape[1] == 0:
         raise InputError("the binarized data has no columns; nothing to mine")
-    n, J = B.shape
-    rng = as_generator(random_state)
+
+
+def _mining_rows_within_memory(n: int, J: int, max_mining_samples, memory_limit_mb) -> tuple[int, int]:
+    """Number of mining rows ``b`` and shrink rounds before mining (Algorithm 2's estimate).
+
+    ``b`` starts at ``min(n, max_mining_samples)``; with ``memory_limit_mb`` set, it shrinks
+    to ``floor(0.9 b)`` while the estimated ``b * J * 8`` bytes exceed the limit.
+    """
     b = n if max_mining_samples is None else min(n, int(max_mining_samples))
     rounds = 0
     if memory_limit_mb is not None:
@@ -266,33 +296,56 @@ def mine_rules(
         while b > 1 and b * J * 8 > memory_limit_mb * 2**20:
             b = int(math.floor(0.9 * b))
             rounds += 1
-    Bb = B.astype(bool)
-    items_all = pack_bool(Bb)  # (J, W) on all rows
-    groups = [(-1, None)] if scope == "all" else [(c, y == c) for c in classes]
+    return b, rounds
+
+
+def _mine_shrinking(Bb, items_all, groups, b, rounds, rng, min_support, max_card, scope, backend,
+                    memory_limit_mb):
+    """Mine every group on ``b`` rows, shrinking ``b <- floor(0.9 b)`` on ``MemoryError`` (Algorithm 2).
+
+    Each attempt draws its rows anew (all rows when ``b >= n``, else ``b`` sorted rows without
+    replacement from ``rng``). Without ``memory_limit_mb``, or at ``b <= 1``, the error is raised.
+    Returns ``(mined, b, rounds)``, ``mined`` a list of (itemset, class) in group order.
+    """
+    n = Bb.shape[0]
     while True:
         rows = np.arange(n) if b >= n else np.sort(rng.choice(n, size=b, replace=False))
         try:
-            mined: list[tuple[tuple[int, ...], int]] = []
-            for c, mask in groups:
-                sel = rows if mask is None else rows[mask[rows]]
-                if backend == "fpgrowth":
-                    if scope == "all":
-                        raise InputError("scope='all' needs backend='packed'")
-                    mined.extend((s, c) for s in _fpgrowth(Bb[sel], min_support, max_card))
-                    continue
-                if len(sel) == n:
-                    P = items_all
-                else:
-                    P = pack_bool(Bb[sel])
-                found = frequent_itemsets_packed(P, len(sel), min_support, max_card,
-                                                 max_support=(1.0 - min_support) if scope == "all" else None)
-                mined.extend((s, c) for s, _ in found)
-            break
+            return _mine_groups(Bb, items_all, groups, rows, min_support, max_card, scope, backend), b, rounds
         except MemoryError:
             if memory_limit_mb is None or b <= 1:
                 raise
             b = int(math.floor(0.9 * b))
             rounds += 1
+
+
+def _mine_groups(Bb, items_all, groups, rows, min_support, max_card, scope, backend):
+    """Frequent itemsets of each group (class, mask) among ``rows``, as a list of (itemset, class).
+
+    The packed backend reuses the packed items of all rows when the group is every row, and with
+    ``scope="all"`` drops itemsets above support ``1 - min_support`` (pycorels' miner).
+    """
+    n = Bb.shape[0]
+    mined: list[tuple[tuple[int, ...], int]] = []
+    for c, mask in groups:
+        sel = rows if mask is None else rows[mask[rows]]
+        if backend == "fpgrowth":
+            if scope == "all":
+                raise InputError("scope='all' needs backend='packed'")
+            mined.extend((s, c) for s in _fpgrowth(Bb[sel], min_support, max_card))
+            continue
+        if len(sel) == n:
+            P = items_all
+        else:
+            P = pack_bool(Bb[sel])
+        found = frequent_itemsets_packed(P, len(sel), min_support, max_card,
+                                         max_support=(1.0 - min_support) if scope == "all" else None)
+        mined.extend((s, c) for s, _ in found)
+    return mined
+
+
+def _distinct_rules(mined, min_support, max_card, scope):
+    """Non-empty (itemset, class) pairs in first-seen order, as (itemsets, labels array); error if none."""
     seen = set()
     itemsets, labels = [], []
     for s, c in mined:
@@ -306,30 +359,41 @@ def mine_rules(
             f"no rule of at most {max_card} item(s) reaches min_support={min_support} "
             f"{'on all rows' if scope == 'all' else 'in any class'}; lower min_support or raise max_card"
         )
-    labels_arr = np.asarray(labels)
-    if scope == "class" and (precision_filter or max_rules_per_class is not None):
+    return itemsets, np.asarray(labels)
+
+
+def _screen_rules(items_all, itemsets, labels_arr, y, classes, precision_filter, max_rules_per_class):
+    """Per class, the rules above the base rate (``precision_filter``) and the ``max_rules_per_class``
+    most precise (ties by support), as the authors' ``screen_rules``; kept in pool order.
+    """
+    if max_rules_per_class is not None:
+        check_int("max_rules_per_class", max_rules_per_class, 1, None)
+    keep = []
+    for c in classes:
+        idx = np.flatnonzero(labels_arr == c)
+        if len(idx) == 0:
+            continue
+        # support and hits in chunks: the coverage of the whole pool is never held at once
+        supp, hits = _support_and_hits(items_all, [itemsets[k] for k in idx], pack_bool(y == c))
+        prec = hits / np.maximum(supp, 1)
+        if precision_filter:
+            ok = prec > float(np.mean(y == c))
+            idx, supp, prec = idx[ok], supp[ok], prec[ok]
+        order = np.lexsort((-supp, -prec))
         if max_rules_per_class is not None:
-            check_int("max_rules_per_class", max_rules_per_class, 1, None)
-        keep = []
-        for c in classes:
-            idx = np.flatnonzero(labels_arr == c)
-            if len(idx) == 0:
-                continue
-            # support and hits in chunks: the coverage of the whole pool is never held at once
-            supp, hits = _support_and_hits(items_all, [itemsets[k] for k in idx], pack_bool(y == c))
-            prec = hits / np.maximum(supp, 1)
-            if precision_filter:
-                ok = prec > float(np.mean(y == c))
-                idx, supp, prec = idx[ok], supp[ok], prec[ok]
-            order = np.lexsort((-supp, -prec))
-            if max_rules_per_class is not None:
-                order = order[:max_rules_per_class]
-            keep.extend(idx[order].tolist())
-        keep = sorted(keep)
-        if not keep:
-            raise InputError("no mined rule is more precise than its class's base rate; lower min_support")
-        itemsets = [itemsets[k] for k in keep]
-        labels_arr = labels_arr[keep]
+            order = order[:max_rules_per_class]
+        keep.extend(idx[order].tolist())
+    keep = sorted(keep)
+    if not keep:
+        raise InputError("no mined rule is more precise than its class's base rate; lower min_support")
+    return [itemsets[k] for k in keep], labels_arr[keep]
+
+
+def _make_pool(items_all, itemsets, labels_arr, groups, *, min_support, max_card, n, b, rounds,
+               memory_limit_mb) -> RulePool:
+    """The :class:`RulePool` of the kept rules: packed coverage on all ``n`` rows, support, and the
+    :class:`MiningReport` (``b`` rows mined after ``rounds`` shrink rounds).
+    """
     packed = _packed_coverage(items_all, itemsets)
     support = popcount_rows(packed)
     per_class = {int(c) if isinstance(c, (int, np.integer)) else c: int(np.sum(labels_arr == c))
