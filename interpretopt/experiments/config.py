@@ -1086,6 +1086,28 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True, 
         Listing every problem found.
     """
     c = Checker(path)
+    kw = _read_top_level(c, raw)
+    methods = _parse_methods(c, raw)
+    _check_imports(c, raw, methods, allow_import)
+    if check_names:
+        _check_method_names(c, raw, methods)
+        _check_dataset_names(c, kw.get("datasets", ()))
+    _check_models_and_pairs(c, raw, kw, check_names)
+    solver, preset, settings = _parse_solver_and_settings(c, raw, path)
+    smoke, reduced = kw.get("smoke", SmokeSpec()), kw.get("reduced")
+    _check_scale_overrides(c, methods, smoke, reduced, check_names)
+    if _check_grid_sizes(c, raw, methods, max_runs) and check_names:
+        _check_method_params(c, raw, methods, solver, smoke, reduced)
+    _check_file_names(c, kw)
+    _check_unique_output_names(c, kw)
+    c.raise_if_any()
+    kw.update(methods=tuple(methods), solver=solver, preset=preset, settings=settings, path=path)
+    return ExperimentConfig(**kw)
+
+
+def _read_top_level(c: Checker, raw: Any) -> dict:
+    """The top-level keys of :class:`ExperimentConfig` (raising at once when ``raw`` is unreadable),
+    with ``name`` defaulting to ``"unnamed"`` and checked to be a plain name."""
     kw = read_spec(c, ExperimentConfig, raw, "", extra={"method", "params"})
     if kw is None:
         c.raise_if_any()
@@ -1093,8 +1115,11 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True, 
     name = kw["name"]
     if name and ("/" in name or name.startswith(".")):
         c.add("name", f"must not contain '/' or start with '.', got {name!r}")
+    return kw
 
-    # methods
+
+def _parse_methods(c: Checker, raw: dict) -> list[MethodSpec]:
+    """The methods of the config: ``method`` (+ ``params``) or a ``methods`` list, never both."""
     methods: list[MethodSpec] = []
     if "methods" in raw and ("method" in raw or "params" in raw):
         c.add("methods", "give either `method` (+ `params`) or `methods`, not both")
@@ -1112,48 +1137,62 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True, 
         methods.append(MethodSpec(mname, _param_axes(c, raw.get("params"), "params")))
     else:
         c.add("method", "required key is missing (or give `methods`)")
-    _check_imports(c, raw, methods, allow_import)
-    if check_names:
-        from interpretopt.experiments.tasks import is_task_name, task_names
+    return methods
 
-        valid = task_names()
-        for i, m in enumerate(methods):
-            if m.method and not is_task_name(m.method):
-                c.add("method" if "method" in raw else f"methods[{i}].method",
-                      f"unknown method {m.method!r}; valid methods: {', '.join(valid)}")
 
-    datasets = kw.get("datasets", ())
-    if check_names and datasets:
-        known = _known_datasets()
-        if known is not None:
-            for i, d in enumerate(datasets):
-                if d.name not in known:
-                    c.add(f"datasets[{i}]", f"unknown dataset {d.name!r}; valid names: {', '.join(sorted(known))}")
+def _check_method_names(c: Checker, raw: dict, methods: list) -> None:
+    """Every named method is a registered task (or a ``module:function``)."""
+    from interpretopt.experiments.tasks import is_task_name, task_names
 
+    valid = task_names()
+    for i, m in enumerate(methods):
+        if m.method and not is_task_name(m.method):
+            c.add("method" if "method" in raw else f"methods[{i}].method",
+                  f"unknown method {m.method!r}; valid methods: {', '.join(valid)}")
+
+
+def _check_dataset_names(c: Checker, datasets) -> None:
+    """Every dataset is a registered one (when there are datasets and the registry can be read)."""
+    if not datasets:
+        return
+    known = _known_datasets()
+    if known is not None:
+        for i, d in enumerate(datasets):
+            if d.name not in known:
+                c.add(f"datasets[{i}]", f"unknown dataset {d.name!r}; valid names: {', '.join(sorted(known))}")
+
+
+def _check_model_names(c: Checker, names, where: str, check_names: bool) -> None:
+    """Every name in ``names`` is a registered black-box model (when checked and the registry can be read)."""
+    known = _known_models() if check_names else None
+    if known is None:
+        return
+    for n in names:
+        if n not in known:
+            c.add(where, f"unknown model {n!r}; valid names: {', '.join(sorted(known))}")
+
+
+def _check_models_and_pairs(c: Checker, raw: dict, kw: dict, check_names: bool) -> None:
+    """``models`` or ``pairs``, not both; their model names; ``pairs.per_dataset`` covers every dataset."""
     if "models" in raw and "pairs" in raw:
         c.add("models", "give either `models` or `pairs`, not both")
     models, pairs = kw.get("models", ()), kw.get("pairs")
+    _check_model_names(c, models, "models", check_names)
+    if pairs is None:
+        return
+    _check_model_names(c, pairs.candidates + tuple(m for p in pairs.pairs for m in p), "pairs", check_names)
+    if pairs.per_dataset:
+        _check_model_names(c, tuple(m for e in pairs.per_dataset.values() for _, p in e for m in p),
+                           "pairs.per_dataset", check_names)
+        missing = [d.label for d in kw.get("datasets", ()) if d.label not in pairs.per_dataset]
+        if missing:
+            c.add("pairs.per_dataset", f"no pairs for dataset(s) {', '.join(missing)}; give every dataset "
+                  "label its pairs")
 
-    def check_model_names(names, where):
-        known = _known_models() if check_names else None
-        if known is None:
-            return
-        for n in names:
-            if n not in known:
-                c.add(where, f"unknown model {n!r}; valid names: {', '.join(sorted(known))}")
 
-    check_model_names(models, "models")
-    if pairs is not None:
-        check_model_names(pairs.candidates + tuple(m for p in pairs.pairs for m in p), "pairs")
-        if pairs.per_dataset:
-            check_model_names(tuple(m for e in pairs.per_dataset.values() for _, p in e for m in p),
-                              "pairs.per_dataset")
-            missing = [d.label for d in datasets if d.label not in pairs.per_dataset]
-            if missing:
-                c.add("pairs.per_dataset", f"no pairs for dataset(s) {', '.join(missing)}; give every dataset "
-                      "label its pairs")
-
-    # solver / preset / settings
+def _parse_solver_and_settings(c: Checker, raw: dict, path: str) -> tuple[str | dict, str | None, dict]:
+    """``(solver, preset, settings)``: a ``preset`` file's solver and settings, or ``solver`` (default
+    ``"highs"``), never both; ``settings`` given in the config override the preset's."""
     solver = "highs"
     preset = None
     settings: dict = {}
@@ -1170,30 +1209,29 @@ def parse_config(raw: Any, path: str = "<string>", *, check_names: bool = True, 
         solver = _parse_solver(c, raw["solver"])
     if "settings" in raw:
         settings = {**settings, **_settings(c, raw["settings"] or {}, "settings")}
+    return solver, preset, settings
 
-    smoke, reduced = kw.get("smoke", SmokeSpec()), kw.get("reduced")
+
+def _check_scale_overrides(c: Checker, methods: list, smoke, reduced, check_names: bool) -> None:
+    """The ``smoke`` and ``reduced`` sections name known models and only parameters of the experiment."""
     for where, spec in (("smoke", smoke), ("reduced", reduced)):
         if spec is not None:
-            check_model_names(spec.models or (), f"{where}.models")
+            _check_model_names(c, spec.models or (), f"{where}.models", check_names)
     all_params = {k for m in methods for k in m.params}
     for where, spec in (("smoke", smoke), ("reduced", reduced)):
         for k in (spec.params or {}) if spec is not None else {}:
             if k not in all_params:
                 c.add(f"{where}.params.{k}",
                       f"not a parameter of the experiment; parameters: {', '.join(sorted(all_params))}")
-    if _check_grid_sizes(c, raw, methods, max_runs) and check_names:
-        _check_method_params(c, raw, methods, solver, smoke, reduced)
-    _check_file_names(c, kw)
 
+
+def _check_unique_output_names(c: Checker, kw: dict) -> None:
+    """No two tables (or two plots) share a name: each becomes one file."""
     for what in ("tables", "plots"):
         names = [s.name for s in kw.get(what, ())]
         for n in set(names):
             if names.count(n) > 1:
                 c.add(what, f"name {n!r} is used twice")
-
-    c.raise_if_any()
-    kw.update(methods=tuple(methods), solver=solver, preset=preset, settings=settings, path=path)
-    return ExperimentConfig(**kw)
 
 
 def _parse_solver(c: Checker, v: Any) -> str | dict:
