@@ -103,12 +103,37 @@ class _OrtoolsBackend(SolverBackend):
         return {St.UNBOUNDED: S.UNBOUNDED, St.INFEASIBLE: S.INFEASIBLE}.get(verdict, S.UNKNOWN_STATUS)
 
     def _solve(self, model, settings, duals):
+        """Compile ``model``, check that this backend solves it, solve, and map the answer back.
+
+        Steps: :meth:`_check_model_class`, :meth:`_check_continuous` (CP-SAT), :func:`_build_helper`,
+        :meth:`_configured_solver`, :meth:`_run_guarded`, :meth:`_termination`, :meth:`_read_solution`.
+        """
         from ortools.linear_solver.python import model_builder_helper as mbh
 
         from interpretopt.solvers._matrix import to_matrix_form
 
         t0 = time.perf_counter()
         mf = to_matrix_form(model)
+        self._check_model_class(mf, duals)
+        params, ours = self._params(settings)
+        discretized = self._check_continuous(mf, ours)
+        helper = _build_helper(mbh, mf)
+        build = time.perf_counter() - t0
+
+        solver, tl = self._configured_solver(settings, params)
+        fired, solve_time = self._run_guarded(solver, helper, tl, mf.is_mip)
+        st, status, has_sol, message, limited_by_time = self._termination(solver, helper, tl, params, fired,
+                                                                          solve_time)
+        status, objective, bound, message, x, y, rc = self._read_solution(
+            solver, model, mf, status, message, has_sol, discretized, duals)
+        return SolveResult(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
+                           solver=self.name, version=self.version(), message=message, termination=st.name,
+                           solve_time=solve_time, x=x, duals=y, reduced_costs=rc, info={"build_time": build},
+                           limited_by_time=limited_by_time)
+
+    def _check_model_class(self, mf, duals) -> None:
+        """Refuse a MILP on an LP-only backend, an LP on a backend without LPs (CP-SAT excepted: it
+        solves an all-integer LP as a MILP), and duals of a model with integer variables."""
         is_mip = mf.is_mip
         caps = self.capabilities
         if is_mip and not caps.milp:
@@ -121,8 +146,9 @@ class _OrtoolsBackend(SolverBackend):
         if duals and is_mip:
             raise SolverError("duals were requested for a model with integer variables; duals exist only for LPs "
                               "(relax or fix the integer variables first)")
-        params, ours = self._params(settings)
-        discretized = False
+
+    def _check_continuous(self, mf, ours) -> bool:
+        """CP-SAT with continuous variables: refused unless ``discretize_continuous`` (then True)."""
         if self.name == "ortools_cpsat" and (~mf.integrality).any():
             if not ours.get("discretize_continuous", False):
                 raise SolverError(
@@ -131,18 +157,13 @@ class _OrtoolsBackend(SolverBackend):
                     "options={'ortools_cpsat': {'discretize_continuous': True}} to treat them as integers "
                     "(the answer is then reported as feasible, not optimal)"
                 )
-            discretized = True
-        helper = mbh.ModelBuilderHelper()
-        helper.fill_model_from_sparse_data(
-            mf.col_lower, mf.col_upper, mf.c, mf.row_lower, mf.row_upper, mf.A.tocsr()
-        )
-        for j in np.flatnonzero(mf.integrality).tolist():
-            helper.set_var_integrality(j, True)
-        if mf.offset:
-            helper.set_objective_offset(mf.offset)
-        if mf.sense == "max":
-            helper.set_maximize(True)
-        build = time.perf_counter() - t0
+            return True
+        return False
+
+    def _configured_solver(self, settings, params):
+        """The model-builder solver with output, time limit (the backend's own ``time_limit`` option
+        first) and solver-specific parameters set; returns ``(solver, time_limit)``."""
+        from ortools.linear_solver.python import model_builder_helper as mbh
 
         solver = mbh.ModelSolverHelper(self.mb_name)
         solver.enable_output(bool(settings.verbose))
@@ -151,6 +172,11 @@ class _OrtoolsBackend(SolverBackend):
             solver.set_time_limit_in_seconds(float(tl))
         if params:
             solver.set_solver_specific_parameters(params)
+        return solver, tl
+
+    def _run_guarded(self, solver, helper, tl, is_mip):
+        """Solve; a MILP with a time limit runs under a wall-clock guard that interrupts it past
+        :func:`guard_after` ``(tl)``. Returns ``(fired, solve_time)``, ``fired`` non-empty if the guard fired."""
         guard = None
         fired = []
         if is_mip and tl is not None:
@@ -171,7 +197,16 @@ class _OrtoolsBackend(SolverBackend):
         finally:
             if guard is not None:
                 guard.cancel()
-        solve_time = time.perf_counter() - t1
+        return fired, time.perf_counter() - t1
+
+    def _termination(self, solver, helper, tl, params, fired, solve_time):
+        """Map the solver's status to ours; ``(st, status, has_sol, message, limited_by_time)``.
+
+        An "infeasible" (or "infeasible or unbounded") answer is checked by
+        :meth:`_feasibility_check`; a rejected model or parameter set is an error.
+        """
+        from ortools.linear_solver.python import model_builder_helper as mbh
+
         st = solver.status()
         S = mbh.SolveStatus
         ambiguous = st == S.INFEASIBLE or (
@@ -205,6 +240,12 @@ class _OrtoolsBackend(SolverBackend):
             has_sol = False
         if solver.status_string():
             message += f": {solver.status_string()}"
+        return st, status, has_sol, message, limited_by_time
+
+    def _read_solution(self, solver, model, mf, status, message, has_sol, discretized, duals):
+        """Objective, bound, primal values (loaded into ``model``) and, for LPs on GLOP/PDLP, duals
+        and reduced costs; returns ``(status, objective, bound, message, x, y, rc)``."""
+        is_mip = mf.is_mip
         objective = bound = None
         x = y = rc = None
         if has_sol and status.has_solution:
@@ -222,17 +263,30 @@ class _OrtoolsBackend(SolverBackend):
             if status is SolveStatus.OPTIMAL and bound is None:
                 bound = objective
             mf.load_primal(x)
-            if caps.duals and not is_mip:
+            if self.capabilities.duals and not is_mip:
                 y = np.asarray(solver.dual_values(), dtype=float)
                 rc = np.asarray(solver.reduced_costs(), dtype=float)
                 if duals:
                     if y.shape != (mf.n_rows,):
                         raise SolverError(f"{self.name} returned {y.shape} duals for {mf.n_rows} rows")
                     mf.load_duals(model, y)
-        return SolveResult(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
-                           solver=self.name, version=self.version(), message=message, termination=st.name,
-                           solve_time=solve_time, x=x, duals=y, reduced_costs=rc, info={"build_time": build},
-                           limited_by_time=limited_by_time)
+        return status, objective, bound, message, x, y, rc
+
+
+def _build_helper(mbh, mf):
+    """OR-Tools' model builder (module ``mbh``) filled from the matrix form in one sparse call: bounds,
+    costs, rows, integrality, objective offset and sense."""
+    helper = mbh.ModelBuilderHelper()
+    helper.fill_model_from_sparse_data(
+        mf.col_lower, mf.col_upper, mf.c, mf.row_lower, mf.row_upper, mf.A.tocsr()
+    )
+    for j in np.flatnonzero(mf.integrality).tolist():
+        helper.set_var_integrality(j, True)
+    if mf.offset:
+        helper.set_objective_offset(mf.offset)
+    if mf.sense == "max":
+        helper.set_maximize(True)
+    return helper
 
 
 # the OR-Tools backends: (name, model-builder solver, parameter format, capabilities, description,
