@@ -106,6 +106,35 @@ def to_matrix_form(model) -> MatrixForm:
         When the model has a nonlinear expression, more than one active objective, or a
         constraint that is infeasible by itself.
     """
+    objectives, info = _compile(model)
+    columns = list(info.columns)
+    n = len(columns)
+    objective = objectives[0] if objectives else None
+    c, offset, sense = _objective_arrays(info, objective, n)
+    A, lower, upper, cons = _row_arrays(info, n)
+    col_lower, col_upper, integ = _column_arrays(columns)
+    A = sp.csr_array(A, dtype=float)
+    A.sort_indices()
+    _check_finite(c, A, lower, upper, col_lower, col_upper, cons, columns)
+    return MatrixForm(
+        c=c.astype(float),
+        offset=offset,
+        sense=sense,
+        A=A,
+        row_lower=lower.astype(float),
+        row_upper=upper.astype(float),
+        col_lower=col_lower,
+        col_upper=col_upper,
+        integrality=integ,
+        variables=columns,
+        constraints=cons,
+        objective=objective,
+    )
+
+
+def _compile(model):
+    """The active objectives (at most one) and Pyomo's linear standard form of ``model``
+    (mixed form: one row per constraint side); a model that cannot be compiled is a :class:`SolverError`."""
     import pyomo.environ as pe
     from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 
@@ -126,10 +155,13 @@ def to_matrix_form(model) -> MatrixForm:
         if "Infeasible" in name:
             raise SolverError(f"the model is infeasible by construction: {exc}") from None
         raise SolverError(f"could not translate the model into matrix form: {name}: {exc}") from None
+    return objectives, info
 
-    columns = list(info.columns)
-    n = len(columns)
-    objective = objectives[0] if objectives else None
+
+def _objective_arrays(info, objective, n: int):
+    """``(c, c_0, sense)`` of the objective over the ``n`` columns; zeros, 0 and "min" without one."""
+    import pyomo.environ as pe
+
     if objective is not None:
         c = np.asarray(info.c.toarray()).reshape(-1) if info.c.shape[0] else np.zeros(n)
         offset = float(info.c_offset[0]) if len(info.c_offset) else 0.0
@@ -138,7 +170,12 @@ def to_matrix_form(model) -> MatrixForm:
         c, offset, sense = np.zeros(n), 0.0, "min"
     if c.shape[0] != n:
         c = np.zeros(n)
+    return c, offset, sense
 
+
+def _row_arrays(info, n: int):
+    """``(A, r^L, r^U, constraints)``, one row per constraint: the standard form's rows with their
+    bound types read as ``<=``, ``>=`` or ``==``, and a ranged constraint's two rows merged into one."""
     rows = info.rows
     m_raw = len(rows)
     rhs = np.asarray(info.rhs, dtype=float).reshape(-1) if m_raw else np.zeros(0)
@@ -160,7 +197,12 @@ def to_matrix_form(model) -> MatrixForm:
             A = A[keep]
             lower, upper = lower[keep], upper[keep]
             cons = [cn for cn, k in zip(cons, keep.tolist()) if k]
+    return A, lower, upper, cons
 
+
+def _column_arrays(columns):
+    """``(l, u, integrality)`` of the columns' Pyomo variables (a missing bound is infinite)."""
+    n = len(columns)
     col_lower = np.empty(n)
     col_upper = np.empty(n)
     integ = np.zeros(n, dtype=bool)
@@ -170,23 +212,7 @@ def to_matrix_form(model) -> MatrixForm:
         col_upper[j] = np.inf if ub is None else ub
         if not v.is_continuous():
             integ[j] = True
-    A = sp.csr_array(A, dtype=float)
-    A.sort_indices()
-    _check_finite(c, A, lower, upper, col_lower, col_upper, cons, columns)
-    return MatrixForm(
-        c=c.astype(float),
-        offset=offset,
-        sense=sense,
-        A=A,
-        row_lower=lower.astype(float),
-        row_upper=upper.astype(float),
-        col_lower=col_lower,
-        col_upper=col_upper,
-        integrality=integ,
-        variables=columns,
-        constraints=cons,
-        objective=objective,
-    )
+    return col_lower, col_upper, integ
 
 
 def _check_finite(c, A, row_lower, row_upper, col_lower, col_upper, cons, columns) -> None:
