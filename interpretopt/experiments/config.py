@@ -1229,7 +1229,7 @@ def _check_unique_output_names(c: Checker, kw: dict) -> None:
     """No two tables (or two plots) share a name: each becomes one file."""
     for what in ("tables", "plots"):
         names = [s.name for s in kw.get(what, ())]
-        for n in set(names):
+        for n in dict.fromkeys(names):  # first-seen order: the same message order in every process
             if names.count(n) > 1:
                 c.add(what, f"name {n!r} is used twice")
 

@@ -761,10 +761,13 @@ class BRCGDiff(_DiffModel):
         Per BRCG role, the solver string given and the backend(s) that ran in the two fits.
     """
 
+    #: Section 5.2's two readings of the diff rules: the surrogates' disagreement, or both rule sets.
+    CONSTRUCTIONS = ("xor", "union")
+
     _parameter_constraints: dict = {
         "brcg_params": [dict, None],
         "grounded": ["boolean"],
-        "construction": [StrOptions({"xor", "union"})],
+        "construction": [StrOptions(set(CONSTRUCTIONS))],
         "max_terms": [Interval(Integral, 1, None, closed="left")],
     }
 
@@ -786,8 +789,9 @@ class BRCGDiff(_DiffModel):
         return BRCGClassifier, GroundedBRCGClassifier
 
     def fit(self, X: Any, model1: Any, model2: Any) -> "BRCGDiff":
-        if self.construction not in ("xor", "union"):
-            raise InputError(f"construction must be 'xor' or 'union', got {self.construction!r}")
+        if self.construction not in self.CONSTRUCTIONS:
+            raise InputError(f"construction must be one of {', '.join(map(repr, self.CONSTRUCTIONS))}, "
+                             f"got {self.construction!r}")
         max_terms = check_int("max_terms", self.max_terms, 1)
         plain, grounded = self._brcg_classes()
         Xa, y1, y2 = self._fit_input(X, model1, model2)

@@ -231,8 +231,9 @@ class _OrtoolsBackend(SolverBackend):
             table[S.UNKNOWN_STATUS] = St.INFEASIBLE_OR_UNBOUNDED
         status = map_status(st, table, has_sol)
         message = st.name
-        limited_by_time = bool(fired) or (tl is not None and status is not St.OPTIMAL
-                                          and st in (S.NOT_SOLVED, S.FEASIBLE) and solve_time >= 0.95 * float(tl))
+        # a proven optimum is never time-limited, even when the guard fired as the solver finished
+        limited_by_time = status is not St.OPTIMAL and (bool(fired) or (
+            tl is not None and st in (S.NOT_SOLVED, S.FEASIBLE) and solve_time >= 0.95 * float(tl)))
         if fired:
             message += (f"; {self.name} ran past its time limit of {float(tl):g} s and the wall-clock guard "
                         f"asked it to stop after {guard_after(tl):.2f} s")

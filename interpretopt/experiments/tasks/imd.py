@@ -69,7 +69,7 @@ from interpretopt.methods.imd import (BRCGDiff, DirectDT, DirectGB, Disagreement
 __all__ = ["run", "make_variant", "diff_model_label", "VARIANTS", "CONSTRUCTIONS", "EXPERIMENTS", "PARAMETERS"]
 
 VARIANTS = ("imd", "separate", "direct_dt", "direct_gb", "brcg_diff")
-CONSTRUCTIONS = ("xor", "union")  # BRCG Diff's two readings of Section 5.2 (BRCGDiff.construction)
+CONSTRUCTIONS = BRCGDiff.CONSTRUCTIONS  # BRCG Diff's two readings of Section 5.2
 EXPERIMENTS = ("diff", "accuracy", "importance", "perturbation")
 MAX_ARTIFACT_RULES = 300  # larger rule sets (separate surrogates at depth 10) are not written out
 
@@ -154,8 +154,6 @@ def make_variant(variant: str, params: dict, seed: int, *, solver: Any = None, s
 
 def _construction(params: dict) -> str:
     """BRCG Diff's ``construction`` of the run (``xor`` unless given), checked against :data:`CONSTRUCTIONS`."""
-    from interpretopt.methods.imd import BRCGDiff
-
     value = params.get("construction", estimator_default(BRCGDiff, "construction"))
     if value not in CONSTRUCTIONS:
         raise ValueError(f"BRCG Diff's construction must be one of {', '.join(map(repr, CONSTRUCTIONS))} "
