@@ -203,6 +203,7 @@ class _Search:
         self.threshold = lam * n
         self.everything = pack_bool(np.ones(n, dtype=bool))
         self.key_dtype = np.uint16 if P.shape[0] < 2**16 else np.uint32
+        self.M = self._count_rows(P)
         eq0 = float(_count(self.E)) / n if self.E is not None else 0.0
         # root: the empty prefix, default label only (ties to 1, as the reference)
         self.root = _Node(None, -1, 0, eq0, eq0)
@@ -212,6 +213,14 @@ class _Search:
         self.queue: list = [(0.0, 0, self.root)]  # alone in the queue: its priority is never compared
         self.counter = 1
         self.pmap: dict = {}
+
+    def _count_rows(self, P: np.ndarray) -> np.ndarray:
+        """The rows whose captures one expansion counts, stacked so that one AND and one popcount
+        give them all: the antecedents, the antecedents' label-0 samples, their equivalent-points
+        samples, then everything, the label-0 samples and the equivalent-points samples."""
+        E = self.E if self.E is not None else np.zeros_like(self.zeros)
+        P = P & self.everything  # no padding bit is ever counted
+        return np.ascontiguousarray(np.vstack([P, P & self.zeros, P & E, self.everything, self.zeros, E]))
 
     # ---- the trie's bookkeeping (the reference's CacheTree)
     def delete_subtree(self, node: _Node) -> None:
@@ -274,21 +283,19 @@ class _Search:
         """Evaluate the children of ``node`` for all antecedents at once (evaluate_children)."""
         self.n_expanded += 1
         prefix = node.prefix()
-        P = self.P
-        captured = np.zeros(P.shape[1], dtype=np.uint64)
-        for a in prefix:
-            captured |= P[a]
-        not_cap = self.everything & ~captured
-        new = P & not_cap
-        cap = _count(new)
-        c0 = _count(new & self.zeros)
-        c1 = cap - c0
-        correct = np.where(c0 <= c1, c1, c0)  # the captured majority, ties to label 1
-        ok = (cap >= self.threshold) & (correct >= self.threshold)
+        J = self.P.shape[0]
+        if prefix:
+            captured = np.bitwise_or.reduce(self.P[list(prefix)], axis=0)
+            counts = np.add.reduce(np.bitwise_count(self.M & ~captured), axis=1, dtype=np.int64)
+        else:
+            counts = np.add.reduce(np.bitwise_count(self.M), axis=1, dtype=np.int64)
+        cap, c0 = counts[:J], counts[J:2 * J]
+        correct = np.maximum(c0, cap - c0)  # the captured majority (ties: label 1, as many)
+        ok = correct >= self.threshold  # Theorem 4; it implies Theorem 3 (captured >= correct)
         if prefix:
             ok[list(prefix)] = False
-        cand = np.flatnonzero(ok)
-        improved = self._bound_children(node, prefix, not_cap, new, cap, c0, correct, cand) if cand.size else False
+        cand = ok.nonzero()[0]
+        improved = self._bound_children(node, prefix, counts, correct, cand) if cand.size else False
         if not node.children:
             self.prune_up(node)
         else:
@@ -296,30 +303,32 @@ class _Search:
         if improved:
             self.garbage_collect()
 
-    def _bound_children(self, node, prefix, not_cap, new, cap, c0, correct, cand) -> bool:
+    def _bound_children(self, node, prefix, counts, correct, cand) -> bool:
         """Bounds and objectives of the children (Theorem 1, Theorem 20, Lemma 2); updates ``R*``
-        as the reference does, children in antecedent order; returns whether ``R*`` improved."""
-        n, lam = self.n, self.lam
-        lb = node.lb - node.eq + (cap[cand] - correct[cand]) / n + lam
-        rest = int(_count(not_cap))
-        rest0 = int(_count(not_cap & self.zeros))
-        nn = rest - cap[cand]
-        d0 = rest0 - c0[cand]
+        as the reference does, children in antecedent order; returns whether ``R*`` improved.
+        ``counts`` are the captures of :meth:`_count_rows`'s rows among the samples the prefix
+        leaves uncaptured."""
+        n, lam, J = self.n, self.lam, self.P.shape[0]
+        cap_c = counts[cand]
+        lb = node.lb - node.eq + (cap_c - correct[cand]) / n + lam
+        rest, rest0, rest_e = counts[3 * J:].tolist()
+        nn = rest - cap_c
+        d0 = rest0 - counts[J + cand]
         obj = lb + np.minimum(d0, nn - d0) / n  # ties to 1: errors = d0 when d0 <= d1
         # the running R* each child sees (children are evaluated in antecedent order)
         before = np.minimum.accumulate(np.concatenate([[self.min_obj], obj]))
         seen, after = before[:-1], before[1:]
         alive = lb < seen
-        upd = np.flatnonzero(alive & (obj < seen))
+        upd = (alive & (obj < seen)).nonzero()[0]
         if upd.size:
             self.min_obj = float(after[-1])
             self.best_prefix = prefix + (int(cand[int(upd[-1])]),)
         if self.E is not None:
-            eq = (int(_count(self.E & not_cap)) - _count(self.E & new[cand])) / n
+            eq = (rest_e - counts[2 * J + cand]) / n
         else:
             eq = np.zeros(cand.size)
         lb_eq = lb + eq
-        push = np.flatnonzero(alive & (lb_eq + lam < after))
+        push = (alive & (lb_eq + lam < after)).nonzero()[0]
         if node.depth + 1 < self.L and push.size:
             self._push_children(node, prefix, cand[push], lb_eq[push], obj[push], eq[push], n - nn[push])
         return bool(upd.size)
@@ -340,16 +349,15 @@ class _Search:
         mat = np.empty((a_arr.size, plen + 1), dtype=self.key_dtype)
         mat[:, :plen] = prefix
         mat[:, plen] = a_arr
-        in_order = mat.tobytes()
+        row = np.dtype((np.void, (plen + 1) * mat.itemsize))  # one prefix as one bytes object
+        in_order = mat.view(row).ravel().tolist()
         mat.sort(axis=1)
-        keys = mat.tobytes()
-        w = (plen + 1) * mat.itemsize
+        keys = mat.view(row).ravel().tolist()
         pr_list = self._priorities(length, b_arr, o_arr, e_arr, c_arr)
         children = node.children = {} if node.children is None else node.children
         n_before = len(children)
-        pmap, queue, counter, kd = self.pmap, self.queue, self.counter, self.key_dtype
-        for i, (a, b, e, pr) in enumerate(zip(a_arr.tolist(), b_arr.tolist(), e_arr.tolist(), pr_list)):
-            key = keys[i * w:(i + 1) * w]
+        pmap, queue, counter, kd, push = self.pmap, self.queue, self.counter, self.key_dtype, heapq.heappush
+        for a, b, e, pr, key, order in zip(a_arr.tolist(), b_arr.tolist(), e_arr.tolist(), pr_list, keys, in_order):
             prev = pmap.get(key)
             if prev is not None:
                 if not b < prev[0]:
@@ -358,10 +366,10 @@ class _Search:
                 if old is not None:
                     del old.parent.children[old.rid]
                     self.delete_subtree(old)
-            pmap[key] = (b, in_order[i * w:(i + 1) * w])
+            pmap[key] = (b, order)
             child = _Node(node, a, length, b, e)
             children[a] = child
-            heapq.heappush(queue, (pr, counter, child))
+            push(queue, (pr, counter, child))
             counter += 1
         self.counter = counter
         self.n_nodes += len(children) - n_before
@@ -370,16 +378,21 @@ class _Search:
         """Cut the trie's parent/child cycles so that reference counting frees it at once (the
         collector, resumed with a million young nodes, would otherwise traverse them all)."""
         stack = [self.root]
-        while stack:
+        while stack:  # the children dicts are the only downward links: dropping them leaves a forest
             node = stack.pop()
             if node.children:
-                stack.extend(node.children.values())
-            node.children = node.parent = None
+                stack.extend([ch for ch in node.children.values() if ch.children])
+            node.children = None
         self.queue = []
         self.pmap = {}
 
     def live_bound(self) -> float:
-        return min([self.min_obj] + [nd.lb + self.lam for _, _, nd in self.queue if not nd.deleted])
+        """The smallest ``b + c`` over the live queued prefixes and ``R*`` (``min(b) + c`` is the
+        same float: adding ``c`` is monotone under rounding)."""
+        return min(self.min_obj, self.queued_min_lb() + self.lam)
+
+    def queued_min_lb(self) -> float:
+        return min([nd.lb for _, _, nd in self.queue if not nd.deleted], default=np.inf)
 
     def result(self, status: str, max_nodes: int) -> CorelsResult:
         bound = self.min_obj if status == "optimal" else self.live_bound()
@@ -400,8 +413,7 @@ class _Search:
             if node is None:
                 break
             self.expand(node)
-        lam, m = self.lam, self.min_obj
-        open_left = any(not nd.deleted and nd.lb + lam < m for _, _, nd in self.queue)
+        open_left = self.queued_min_lb() + self.lam < self.min_obj
         out = self.result("feasible" if open_left else "optimal", max_nodes)
         for s in snaps:  # budgets never reached: the run would have ended the same way
             snapshots[s] = out
