@@ -189,8 +189,10 @@ class _Search:
     """One CORELS search: the reference's cache trie, queue, permutation map and incumbent.
 
     Queue entries are ``(priority, insertion counter, node)``; the permutation map sends the
-    sorted antecedent indices of a prefix (bytes) to ``(b, prefix in order as bytes)`` of the
-    best prefix of that set seen so far.
+    sorted antecedent indices of a prefix (bytes) to the node of the best prefix of that set seen
+    so far (its ``lb`` is that prefix's ``b``), which may since have left the trie. A prefix is
+    created at most once (each node is expanded once), so that node is the only one its path ever
+    held.
     """
 
     def __init__(self, P, y, lam, policy, max_length, equivalent_points):
@@ -235,6 +237,7 @@ class _Search:
     def prune_up(self, node: _Node) -> None:
         while not node.children:
             self.n_nodes -= 1
+            node.children = None  # an empty dict: the permutation map may keep the node
             parent = node.parent
             if parent is None:
                 break
@@ -256,13 +259,16 @@ class _Search:
                 else:
                     stack.append(ch)
 
-    def find(self, prefix) -> _Node | None:
-        node = self.root
-        for r in prefix:
-            node = node.children.get(r) if node.children else None
-            if node is None:
-                return None
-        return node
+    @staticmethod
+    def in_trie(node: _Node) -> bool:
+        """Whether ``node`` is still linked from the root (no ancestor left the trie)."""
+        parent = node.parent
+        while parent is not None:
+            siblings = parent.children
+            if not siblings or siblings.get(node.rid) is not node:
+                return False
+            node, parent = parent, parent.parent
+        return True
 
     # ---- the search (the reference's bbound loop)
     def select(self) -> _Node | None:
@@ -349,25 +355,21 @@ class _Search:
         mat = np.empty((a_arr.size, plen + 1), dtype=self.key_dtype)
         mat[:, :plen] = prefix
         mat[:, plen] = a_arr
-        row = np.dtype((np.void, (plen + 1) * mat.itemsize))  # one prefix as one bytes object
-        in_order = mat.view(row).ravel().tolist()
         mat.sort(axis=1)
-        keys = mat.view(row).ravel().tolist()
+        keys = mat.view(np.dtype((np.void, (plen + 1) * mat.itemsize))).ravel().tolist()  # bytes
         pr_list = self._priorities(length, b_arr, o_arr, e_arr, c_arr)
         children = node.children = {} if node.children is None else node.children
         n_before = len(children)
-        pmap, queue, counter, kd, push = self.pmap, self.queue, self.counter, self.key_dtype, heapq.heappush
-        for a, b, e, pr, key, order in zip(a_arr.tolist(), b_arr.tolist(), e_arr.tolist(), pr_list, keys, in_order):
-            prev = pmap.get(key)
-            if prev is not None:
-                if not b < prev[0]:
+        pmap, queue, counter, push = self.pmap, self.queue, self.counter, heapq.heappush
+        for a, b, e, pr, key in zip(a_arr.tolist(), b_arr.tolist(), e_arr.tolist(), pr_list, keys):
+            old = pmap.get(key)
+            if old is not None:
+                if not b < old.lb:
                     continue
-                old = self.find(np.frombuffer(prev[1], dtype=kd).tolist())
-                if old is not None:
+                if self.in_trie(old):
                     del old.parent.children[old.rid]
                     self.delete_subtree(old)
-            pmap[key] = (b, order)
-            child = _Node(node, a, length, b, e)
+            child = pmap[key] = _Node(node, a, length, b, e)
             children[a] = child
             push(queue, (pr, counter, child))
             counter += 1
@@ -386,16 +388,17 @@ class _Search:
         self.queue = []
         self.pmap = {}
 
-    def live_bound(self) -> float:
+    def live_bound(self, queued_min_lb: float | None = None) -> float:
         """The smallest ``b + c`` over the live queued prefixes and ``R*`` (``min(b) + c`` is the
         same float: adding ``c`` is monotone under rounding)."""
-        return min(self.min_obj, self.queued_min_lb() + self.lam)
+        lo = self.queued_min_lb() if queued_min_lb is None else queued_min_lb
+        return min(self.min_obj, lo + self.lam)
 
     def queued_min_lb(self) -> float:
         return min([nd.lb for _, _, nd in self.queue if not nd.deleted], default=np.inf)
 
-    def result(self, status: str, max_nodes: int) -> CorelsResult:
-        bound = self.min_obj if status == "optimal" else self.live_bound()
+    def result(self, status: str, max_nodes: int, queued_min_lb: float | None = None) -> CorelsResult:
+        bound = self.min_obj if status == "optimal" else self.live_bound(queued_min_lb)
         objective, labels, default = rule_list_objective(self.P, self.y, self.best_prefix, self.lam)
         return CorelsResult(self.best_prefix, labels, default, objective, status, float(bound),
                             float(max(objective - bound, 0.0)), int(self.n_nodes), int(self.n_expanded),
@@ -413,8 +416,8 @@ class _Search:
             if node is None:
                 break
             self.expand(node)
-        open_left = self.queued_min_lb() + self.lam < self.min_obj
-        out = self.result("feasible" if open_left else "optimal", max_nodes)
+        lo = self.queued_min_lb()
+        out = self.result("feasible" if lo + self.lam < self.min_obj else "optimal", max_nodes, lo)
         for s in snaps:  # budgets never reached: the run would have ended the same way
             snapshots[s] = out
         return replace(out, snapshots=snapshots)
