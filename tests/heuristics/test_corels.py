@@ -159,3 +159,21 @@ def test_corels_restores_the_garbage_collector():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("policy", ["curious", "dfs"])
+def test_corels_trie_is_freed_by_reference_counting(policy):
+    """No node of the search outlives it in a reference cycle (the collector is paused while it
+    runs; the trie, the queue and the permutation map must be freed without it)."""
+    import gc
+
+    from interpretopt.heuristics.corels import _Node
+
+    P, y = _big_pool(4)
+    gc.disable()
+    try:
+        r = corels(P, y, lam=0.005, policy=policy, max_nodes=3000)
+        left = sum(isinstance(o, _Node) for o in gc.get_objects())
+    finally:
+        gc.enable()
+    assert r.n_nodes > 0 and left == 0
