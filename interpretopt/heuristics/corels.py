@@ -36,8 +36,9 @@ empty; only the latter certifies optimality. The pycorels ``n_iter`` that the CR
 Algorithm 3 tunes (100k-300k) is this budget.
 
 Coverage is bit-packed in ``uint64`` words; the children of a node are evaluated for all
-antecedents at once, and their permutation-map keys (the sorted antecedent indices, as bytes) are
-built for all of them at once. The search runs with Python's cyclic garbage collector paused: its
+antecedents at once (one AND and one popcount over the antecedents, their label-0 samples and
+their equivalent-points samples stacked), and their permutation-map keys (the sorted antecedent
+indices, as bytes) are built for all of them at once; the map keeps the best prefix's node itself. The search runs with Python's cyclic garbage collector paused: its
 full passes over the millions of live trie nodes were most of the CPU time of a large search
 (compas, ``curious``, 10^6 nodes: over 4 CPU minutes with it, 6 s without); nodes are freed by
 reference counting as they leave the trie (a deleted subtree's links are cut), so memory does
