@@ -317,7 +317,12 @@ def summarize(rows: list[dict]):
 
 
 def plot(agg, out_dir: Path) -> list[Path]:
-    """One accuracy-vs-literals PNG per dataset with the Pareto front drawn."""
+    """One accuracy-vs-literals PNG per dataset with the Pareto front drawn.
+
+    The x axis is symmetric-log (linear below 10 literals), so that a few learners with 60-140
+    literals do not squeeze the 0-15 range where most fits lie; labels are placed by
+    :func:`_place_labels` so that no two overlap.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -325,24 +330,55 @@ def plot(agg, out_dir: Path) -> list[Path]:
 
     paths = []
     for ds, g in agg.groupby("dataset", sort=False):
-        fig, ax = plt.subplots(figsize=(6, 4))
+        fig, ax = plt.subplots(figsize=(7, 4.5))
         for _, r in g.iterrows():
             ax.scatter(r["literals"], r["accuracy"], marker="o" if r["front"] else "x",
                        color="C3" if r["front"] else "C0")
-            ax.annotate(r["learner"], (r["literals"], r["accuracy"]), fontsize=7, xytext=(3, 3),
-                        textcoords="offset points")
         f = g[g["front"]].sort_values("literals")
         ax.step(f["literals"], f["accuracy"], where="post", color="C3", label="Pareto front")
-        ax.set_xlabel("literals")
+        ax.set_xscale("symlog", linthresh=10, linscale=1.5)
+        ticks = [t for t in (0, 2, 4, 6, 8, 10, 20, 50, 100, 200, 500) if t <= max(10.0, g["literals"].max()) * 1.2]
+        ax.set_xticks(ticks, [str(t) for t in ticks])
+        ax.margins(x=0.08, y=0.12)
+        ax.set_xlabel("literals (linear below 10, log above)")
         ax.set_ylabel("test accuracy")
         ax.set_title(f"{ds}: accuracy vs literals (mean over seeds)")
-        ax.legend(loc="lower right")
+        legend = ax.legend(loc="best")
         fig.tight_layout()
+        _place_labels(fig, ax, [(r["learner"], r["literals"], r["accuracy"]) for _, r in g.iterrows()],
+                      avoid=[legend.get_window_extent(fig.canvas.get_renderer())])
         path = out_dir / f"{ds}_pareto.png"
         fig.savefig(path, dpi=120)
         plt.close(fig)
         paths.append(path)
     return paths
+
+
+#: label offsets (points) tried in turn around a marker, nearest first
+_LABEL_OFFSETS = [(dx * k, dy * k) for k in (1, 2, 3, 4)
+                  for dx, dy in ((4, 4), (4, -10), (-4, 4), (-4, -10), (0, 9), (0, -14), (8, -3), (-8, -3))]
+
+
+def _place_labels(fig, ax, points, avoid=()) -> None:
+    """Annotate each ``(label, x, y)`` at the first offset of ``_LABEL_OFFSETS`` whose text box
+    overlaps no label placed before it (nor a box of ``avoid``, the legend) and stays inside the axes (greedy, in display
+    coordinates, highest accuracy first; the last offset tried is kept when none is free; a
+    label beyond the nearest ring of offsets gets a leader line)."""
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    placed = list(avoid)
+    for label, x, y in sorted(points, key=lambda p: (-p[2], p[1])):
+        for k, (dx, dy) in enumerate(_LABEL_OFFSETS):
+            ha = "right" if dx < 0 else "center" if dx == 0 else "left"
+            far = k >= 8  # beyond the first ring: a thin leader line to the marker
+            text = ax.annotate(label, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=7, ha=ha,
+                               arrowprops=dict(arrowstyle="-", lw=0.4, color="0.5") if far else None)
+            box = text.get_window_extent(renderer).expanded(1.05, 1.15)
+            inside = frame.contains(box.x0, box.y0) and frame.contains(box.x1, box.y1)
+            if (inside and not any(box.overlaps(b) for b in placed)) or k == len(_LABEL_OFFSETS) - 1:
+                placed.append(box)
+                break
+            text.remove()
 
 
 def _objective_bound(r) -> str:
