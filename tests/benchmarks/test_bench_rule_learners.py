@@ -85,3 +85,29 @@ def test_pycorels_is_run_as_an_oracle_of_the_project_corels(bench):
     _, lits_ours, extra_ours = bench._corels(Xtr, ytr, Xte, names, 0, True)
     assert lits == lits_ours and extra["objective"] == pytest.approx(extra_ours["objective"], abs=1e-12)
     assert "bound" not in extra  # pycorels reports none
+
+
+def test_plot_labels_overlap_neither_each_other_nor_the_legend(bench, tmp_path, monkeypatch):
+    """Crowded points (eight learners within 2 literals and 0.01 accuracy, one at 140 literals):
+    every label's box is disjoint from every other's and from the legend's."""
+    import matplotlib
+    import pandas as pd
+
+    matplotlib.use("Agg")
+    boxes = []
+    real = bench._place_labels
+
+    def spy(fig, ax, points, avoid=()):
+        real(fig, ax, points, avoid)
+        r = fig.canvas.get_renderer()
+        boxes.extend(t.get_window_extent(r) for t in ax.texts)
+        boxes.extend(avoid)
+
+    monkeypatch.setattr(bench, "_place_labels", spy)
+    rows = [dict(dataset="d", learner=f"learner_{k}", literals=10 + (k % 3), accuracy=0.80 + 0.001 * k, front=k % 2 == 0)
+            for k in range(8)] + [dict(dataset="d", learner="rug", literals=140, accuracy=0.83, front=True)]
+    (path,) = bench.plot(pd.DataFrame(rows), tmp_path)
+    assert path.is_file() and len(boxes) == 10
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not a.overlaps(b), (a, b)
