@@ -726,12 +726,14 @@ def _fmt(x: Any, d: int = 3) -> str:
 
 def _stored_runs_line(records: list[ConfigRecord]) -> str | None:
     """``- runs: N stored (CPU ...), at commits ...``: what the tables rest on, which a report made
-    with ``--no-run`` does not show in its own wall time."""
-    n = sum(r.n_runs for r in records)
+    with ``--no-run`` does not show in its own wall time. A table that tabulates another's runs
+    (``runs_from``) adds none of its own: its runs are counted once, with the table that made them."""
+    own = [r for r in records if not getattr(getattr(r, "config", None), "runs_from", None)]
+    n = sum(r.n_runs for r in own)
     if not n:
         return None
-    cpu = sum(r.cpu_time for r in records)
-    commits = sorted({c[:12] for r in records for c in r.commits})
+    cpu = sum(r.cpu_time for r in own)
+    commits = sorted({c[:12] for r in own for c in r.commits})
     shown = ", ".join(commits[:6]) + (f", ... ({len(commits)} commits)" if len(commits) > 6 else "")
     return (f"- runs: {n} stored, {cpu / 3600:.2f} CPU hours in all"
             + (f", made at commit{'s' if len(commits) > 1 else ''} {shown}" if commits else ""))

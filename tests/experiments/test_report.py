@@ -413,3 +413,16 @@ def test_runs_from_a_config_with_other_runs_is_an_error_naming_what_differs(proj
 def test_runs_from_takes_a_file_stem(value):
     with pytest.raises(InterpretoptError, match="runs_from"):
         parse_config({"name": "t", "method": "noop", "datasets": ["breast_cancer"], "runs_from": value})
+
+
+def test_stored_runs_line_counts_a_shared_table_s_runs_once():
+    """Regression: a table with ``runs_from`` (CRL Figure 3 reads Table 2's runs) added its source's
+    runs and CPU a second time to the report's "runs: N stored, X CPU hours" line."""
+    from types import SimpleNamespace as NS
+
+    table2 = NS(config=NS(runs_from=None), n_runs=150, cpu_time=7200.0, commits=["a" * 40])
+    figure3 = NS(config=NS(runs_from="table2"), n_runs=150, cpu_time=7200.0, commits=["a" * 40])
+    other = NS(config=NS(runs_from=None), n_runs=10, cpu_time=1800.0, commits=["b" * 40])
+    line = R._stored_runs_line([table2, figure3, other])
+    assert line.startswith("- runs: 160 stored, 2.50 CPU hours in all")
+    assert R._stored_runs_line([figure3]) is None
