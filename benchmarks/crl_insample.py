@@ -13,10 +13,11 @@ run again with 4x the annealing steps and with another seed (search budget and r
   alpha's selection or the baselines' tuning on the test fold), not the search.
 
 Each fold follows the crl task's protocol (interpretopt.experiments.tasks.crl): 5 stratified
-folds, CRL_RF fitted on the training fold, CRL's objective on out-of-fold answers of two
-black boxes fitted on halves of the training fold, baselines mined on the training fold and
-tuned on the test fold (``--tuning validation``: on 25% of the training fold). Folds and seeds
-are this script's own (the same protocol, not the record's exact runs).
+folds, CRL_RF fitted on the training fold, CRL's objective on out-of-fold answers of
+``oof_folds`` black boxes (two: halves of the training fold), baselines mined on the training
+fold and tuned on the test fold (``--tuning validation``: on 25% of the training fold). The
+settings are read from configs/crl/table2.yaml; folds and seeds are this script's own (the same
+protocol, not the record's exact runs).
 
 Usage::
 
@@ -29,23 +30,44 @@ from __future__ import annotations
 import argparse
 import time
 import warnings
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
-#: the table2 config's CRL and baseline settings (configs/crl/table2.yaml)
-CRL_PARAMS = dict(alpha="auto", n_iter=50_000, C0=0.001, min_support=0.05, negations=True, precision_filter=True,
-                  max_rules_per_class=200, rule_labels="majority", default_rule="search", max_conditions=20)
-BASELINE_PARAMS = {
-    "corels": dict(corels_min_support=0.05, corels_lam=0.0, corels_max_length=None, corels_max_expansions=5000,
-                   corels_policies=["curious", "lower_bound", "dfs", "bfs", "objective"],
-                   corels_max_nodes=[100_000, 150_000, 200_000, 250_000, 300_000]),
-    "sbrl": dict(sbrl_min_support=0.05, sbrl_lams=[1, 2, 5, 10, 15, 20, 25, 30], sbrl_chains=[5, 10, 15, 20, 25, 30],
-                 sbrl_n_iter=2000, sbrl_eta=1.0, sbrl_max_length=9),
-}
-DATASET_OPTIONS = {"coupon": {"coupon_type": "Coffee House"}}
+#: the config whose protocol this script follows (its CRL, baseline and dataset settings are read from it)
+CONFIG = Path(__file__).resolve().parents[1] / "configs" / "crl" / "table2.yaml"
 
 
+def _one_value(v):
+    """A grid of one list-valued setting (``[[a, b]]`` in the YAML) is that list."""
+    return v[0] if isinstance(v, list) and len(v) == 1 and isinstance(v[0], list) else v
+
+
+def _config_settings(path=CONFIG):
+    """``(CRL's estimator parameters, its out-of-fold black boxes, {baseline: its task parameters},
+    {dataset: loader options})`` of ``path``, as the crl task passes them on."""
+    import yaml
+
+    from interpretopt.experiments.tasks import estimator_params
+    from interpretopt.experiments.tasks.crl import SET_BY_TASK
+    from interpretopt.methods.crl import CompanionRuleList
+
+    raw = yaml.safe_load(Path(path).read_text())
+    by_learner = {m["params"]["learner"]: {k: _one_value(v) for k, v in m["params"].items()}
+                  for m in raw["methods"] if isinstance(m["params"]["learner"], str)}
+    crl = by_learner.pop("crl")
+    options = {d["name"]: d.get("options", {}) for d in raw["datasets"] if isinstance(d, dict)}
+    return (estimator_params(crl, CompanionRuleList, exclude=SET_BY_TASK), int(crl["oof_folds"]), by_learner,
+            options)
+
+
+CRL_PARAMS, OOF_FOLDS, BASELINE_PARAMS, DATASET_OPTIONS = _config_settings()
+
+
+@lru_cache(maxsize=None)
 def _data(name, data_dir):
+    """The dataset and its 0/1 labels, loaded once per process."""
     from interpretopt.data import load_dataset
 
     ds = load_dataset(name, data_dir=data_dir, **DATASET_OPTIONS.get(name, {}))
@@ -54,12 +76,12 @@ def _data(name, data_dir):
 
 
 def _oof(X, y, seed):
-    """Out-of-fold CRL_RF answers on ``X``: two black boxes, each fitted on one stratified half."""
+    """Out-of-fold CRL_RF answers on ``X``: ``OOF_FOLDS`` black boxes, each fitted on the other stratified folds."""
     from interpretopt.blackbox import make_model
     from interpretopt.data import kfold_indices
 
     pred = np.empty(len(y), dtype=y.dtype)
-    for k, (tr, te) in enumerate(kfold_indices(len(y), 2, random_state=seed, stratify=y)):
+    for k, (tr, te) in enumerate(kfold_indices(len(y), OOF_FOLDS, random_state=seed, stratify=y)):
         pred[te] = make_model("CRL_RF", seed + 1 + k).fit(X[tr], y[tr]).predict(X[te])
     return pred
 
@@ -82,8 +104,7 @@ def _baseline(learner, Xtr, Xte, ytr, yte, X_num, bb, ftypes, seed, tuning):
 
     from interpretopt.experiments.tasks import crl as T
 
-    p = T.task_params({"learner": learner, "baseline_mining": "learner", "baseline_tuning": tuning,
-                       **BASELINE_PARAMS[learner]}, T.PARAMETERS)
+    p = T.task_params({**BASELINE_PARAMS[learner], "baseline_tuning": tuning}, T.PARAMETERS)
     p["max_conditions"] = CRL_PARAMS["max_conditions"]
     mining = dict(min_support=float(p[f"{learner}_min_support"]), feature_types=ftypes)
     train, test = np.arange(len(ytr)), np.arange(len(ytr), len(ytr) + len(yte))
