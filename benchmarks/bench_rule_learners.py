@@ -354,9 +354,9 @@ def plot(agg, out_dir: Path) -> list[Path]:
     return paths
 
 
-#: label offsets (points) tried in turn around a marker, nearest first
-_LABEL_OFFSETS = [(dx * k, dy * k) for k in (1, 2, 3, 4)
-                  for dx, dy in ((4, 4), (4, -10), (-4, 4), (-4, -10), (0, 9), (0, -14), (8, -3), (-8, -3))]
+#: directions (points) of one ring of label offsets around a marker; rings 1-4 are tried, nearest first
+_LABEL_DIRECTIONS = ((4, 4), (4, -10), (-4, 4), (-4, -10), (0, 9), (0, -14), (8, -3), (-8, -3))
+_LABEL_OFFSETS = [(dx * k, dy * k) for k in (1, 2, 3, 4) for dx, dy in _LABEL_DIRECTIONS]
 
 
 def _place_labels(fig, ax, points, avoid=()) -> None:
@@ -370,7 +370,7 @@ def _place_labels(fig, ax, points, avoid=()) -> None:
     for label, x, y in sorted(points, key=lambda p: (-p[2], p[1])):
         for k, (dx, dy) in enumerate(_LABEL_OFFSETS):
             ha = "right" if dx < 0 else "center" if dx == 0 else "left"
-            far = k >= 8  # beyond the first ring: a thin leader line to the marker
+            far = k >= len(_LABEL_DIRECTIONS)  # beyond the first ring: a thin leader line to the marker
             text = ax.annotate(label, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=7, ha=ha,
                                arrowprops=dict(arrowstyle="-", lw=0.4, color="0.5") if far else None)
             box = text.get_window_extent(renderer).expanded(1.05, 1.15)

@@ -728,7 +728,7 @@ def _stored_runs_line(records: list[ConfigRecord]) -> str | None:
     """``- runs: N stored (CPU ...), at commits ...``: what the tables rest on, which a report made
     with ``--no-run`` does not show in its own wall time. A table that tabulates another's runs
     (``runs_from``) adds none of its own: its runs are counted once, with the table that made them."""
-    own = [r for r in records if not getattr(getattr(r, "config", None), "runs_from", None)]
+    own = [r for r in records if not getattr(r.config, "runs_from", None)]  # config is None when it did not load
     n = sum(r.n_runs for r in own)
     if not n:
         return None
