@@ -138,6 +138,7 @@ __all__ = [
     "pricing_weights",
     "reduced_costs",
     "LagrangianBound",
+    "fixed_by_reduced_cost",
     "lagrangian_bound",
     "lagrangian_terms",
     "depth1_bound",
@@ -680,6 +681,37 @@ def lagrangian_bound(spec: MasterSpec, y, mu, lam: float, cover, n_literals, *, 
     """
     return lagrangian_terms(spec, y, mu, lam, cover, n_literals, grounded=grounded,
                             sample_weight=sample_weight).value(rc_outside)
+
+
+def fixed_by_reduced_cost(spec: MasterSpec, y, mu, lam: float, cover, n_literals, *, incumbent: float,
+                          grounded=None, sample_weight=None, rtol: float = 1e-9) -> np.ndarray:
+    """Non-grounding columns that no 0/1 selection better than ``incumbent`` uses (reduced-cost fixing).
+
+    Eq. (B1) holds for every feasible point of the master, so for every 0/1 selection ``w``
+    (the integer master over these columns), at any multipliers ``mu in [0, s]``,
+    ``lam >= 0``: ``obj(w) >= D0 + G + sum_{k not in U} rc_k w_k``. With ``N = sum_{k not in
+    U} min(0, rc_k)``, a selection with ``w_j = 1`` has ``sum_{k not in U} rc_k w_k >= N +
+    max(0, rc_j)``, so ``obj(w) >= D0 + G + N + max(0, rc_j)``. When that exceeds
+    ``incumbent``, no selection that uses ``j`` is better than the incumbent: the integer
+    master without those columns has the same optimum whenever that optimum beats the
+    incumbent (the classical reduced-cost fixing argument, here with the Lagrangian terms of
+    :func:`lagrangian_terms`). Returns a boolean mask over the columns; ``rtol`` (relative to
+    ``max(1, |incumbent|)``) keeps float error on the safe side.
+    """
+    yb, cov, n_lit, grd, sw = _columns_data(cover, y, n_literals, grounded, sample_weight)
+    K = cov.shape[1]
+    if K == 0:
+        return np.zeros(0, dtype=bool)
+    terms = lagrangian_terms(spec, y, mu, lam, cover, n_literals, grounded=grounded, sample_weight=sample_weight)
+    s = spec.loss_scale * sw[yb]
+    mu_c = np.clip(np.nan_to_num(np.asarray(mu, dtype=float).reshape(-1), nan=0.0), 0.0, s)
+    lam_c = max(float(lam or 0.0), 0.0) if spec.form == "constraint" else 0.0
+    r, a, b = pricing_weights(yb.astype(np.int8), mu_c, lam_c, spec, sample_weight=sw)
+    rc = reduced_costs(cov, n_lit, r, a, b)
+    free = ~grd
+    base = terms.d0 + float(np.minimum(rc[free], 0.0).sum())
+    margin = rtol * max(1.0, abs(float(incumbent)))
+    return free & (base + np.maximum(rc, 0.0) > float(incumbent) + margin)
 
 
 def _zero_sets(X_bin: np.ndarray):

@@ -457,7 +457,9 @@ class MilpPricing:
 
 
 class BnbPricing:
-    """Exact pricing by best-first branch and bound over literals (:mod:`interpretopt.heuristics.clause_bnb`).
+    """Exact pricing by search: blocked enumeration up to three literals
+    (:mod:`interpretopt.heuristics.clause_enum`, ``method="enum"``), best-first branch and bound
+    over literals beyond (:mod:`interpretopt.heuristics.clause_bnb`, ``method="bnb"``).
 
     Returns up to ``max_columns`` clauses below the cutoff (several improving columns per
     call) and, from the same search, a lower bound on the reduced cost of every clause that
@@ -472,9 +474,13 @@ class BnbPricing:
                  exclude: Sequence[tuple] = (), time_limit: float | None = 10.0, node_limit: int | None = None,
                  clock: Callable[[], float] | None = None) -> None:
         from interpretopt.heuristics.clause_bnb import ClauseBranchAndBound
+        from interpretopt.heuristics.clause_enum import MAX_ENUMERATION_LITERALS, ClauseEnumeration
 
-        self.search = ClauseBranchAndBound(X, y)
         self.D, self.max_columns = int(max_literals), int(max_columns)
+        # up to three literals the whole space is scored by blocked products (measured ~40x
+        # fewer CPU seconds than the tree search at three literals on magic); deeper, the tree
+        self.enumerates = self.D <= MAX_ENUMERATION_LITERALS
+        self.search = ClauseEnumeration(X, y) if self.enumerates else ClauseBranchAndBound(X, y)
         self.ground = {tuple(sorted(int(j) for j in c)) for c in exclude}
         self.time_limit, self.clock = None if time_limit is None else float(time_limit), clock
         self.node_limit = None if node_limit is None else int(node_limit)
@@ -498,7 +504,8 @@ class BnbPricing:
             limit = "work" if by_work else "time"
         return PricingResult(columns=list(res.clauses), reduced_costs=np.asarray(res.reduced_costs, dtype=float),
                              rc_outside=res.rc_lower_bound, exact=True, timed_out=not res.complete,
-                             best_clause=res.best_clause, method="bnb", limit=limit)
+                             best_clause=res.best_clause, method="enum" if self.enumerates else "bnb",
+                             limit=limit)
 
 
 class BeamThenMilp:
@@ -525,8 +532,8 @@ class BeamThenMilp:
 class ExactPhaseThenBeam:
     """Exact pricing over clauses of up to ``literals`` literals under a total node budget, then the beam.
 
-    The first phase is ``"beam+bnb"`` at depth ``literals`` (the beam, and the branch and bound
-    when the beam finds nothing), the row-literal pairs its nodes score counted against
+    The first phase is ``"beam+bnb"`` at depth ``literals`` (the beam, and exact pricing by
+    :class:`BnbPricing` when the beam finds nothing), the row-literal pairs it scores counted against
     ``work_budget`` (a work limit, proportional to CPU time on any data). It
     ends when the branch and bound finds no column (the LP over clauses of up to ``literals``
     literals, plus the master's columns, is then solved: :attr:`complete`) or the budget is spent;
@@ -581,6 +588,7 @@ class IntegerSolution:
     objective: float
     result: Any
     source: str  # "solver", "lp_rounding" or "empty"
+    n_fixed: int = 0  # columns left out by reduced-cost fixing
 
 
 # HiGHS options of the integer master, unless the user's settings name them. Measured with
@@ -634,13 +642,18 @@ class IntegerMaster:
         return start
 
     def solve(self, cover: np.ndarray, n_lit: np.ndarray, grounded: np.ndarray, w_lp: np.ndarray | None,
-              time_limit: float | None) -> IntegerSolution:
+              time_limit: float | None, duals: tuple | None = None) -> IntegerSolution:
+        """The best selection found: the rounded LP solution, the empty one, or the solver's.
+
+        ``duals`` (``(mu, lam)``, e.g. the last LP's) enables reduced-cost fixing
+        (:func:`~F.fixed_by_reduced_cost`): columns that no selection better than the incumbent
+        uses are left out of the integer program, which keeps its optimum (``n_fixed``)."""
         spec, y = self.spec, self.y
         K = cover.shape[1]
-        g_idx = np.flatnonzero(grounded)
 
         def exact(sel) -> float:
-            return F.master_objective(sel, cover, y, n_lit, spec, grounding=g_idx, sample_weight=self.weight)
+            return F.master_objective(sel, cover, y, n_lit, spec, grounding=np.flatnonzero(grounded),
+                                      sample_weight=self.weight)
 
         # incumbents that need no solver: the rounded LP solution and the empty selection
         cands = [(np.zeros(0, dtype=int), "empty")]
@@ -650,31 +663,43 @@ class IntegerMaster:
             cands.append((np.flatnonzero(start > 0.5), "lp_rounding"))
         best_sel, best_src = min(cands, key=lambda c: exact(c[0]))
         best_obj = exact(best_sel)
+        live = np.arange(K)
+        if K and duals is not None:
+            live = np.flatnonzero(~F.fixed_by_reduced_cost(spec, y, duals[0], duals[1], cover, n_lit,
+                                                           incumbent=best_obj, grounded=grounded,
+                                                           sample_weight=self.weight))
         res = None
-        if K:
-            # dominated columns leave the optimum value unchanged (F.dominated_columns): drop them,
-            # moving the start's selected ones to their dominators. The test runs on rows merged
-            # by label and coverage (skipped when its K x K x rows products are too big), and the
-            # integer program is built from the same merged rows
-            cov_a, y_a, w_a = F.aggregate_samples(cover, y, sample_weight=self.weight)
-            dom = F.dominated_columns(cov_a, y_a, n_lit, grounded=grounded, sample_weight=w_a) \
-                if float(K) * K * cov_a.shape[0] <= self.max_dominance_work else np.full(K, -1)
-            keep = np.flatnonzero(dom < 0)
-            start_k = None
-            if start is not None:
-                moved = start.copy()
-                moved[dom[(dom >= 0) & (start > 0.5)]] = 1.0
-                start_k = moved[keep]
-            res = self._solve_ip(cov_a[:, keep], y_a, w_a, n_lit[keep], np.flatnonzero(grounded[keep]), start_k,
-                                 time_limit)
-            if res is not None and res[0] is not None:
-                sel = keep[res[0]]
+        if live.size:
+            sel, res = self._solve_columns(cover[:, live], n_lit[live], grounded[live],
+                                           None if start is None else start[live], time_limit)
+            if sel is not None:
+                sel = live[sel]
                 obj = exact(sel)
                 if obj <= best_obj + 1e-12:
                     best_sel, best_obj, best_src = sel, obj, "solver"
-            res = res[1] if res is not None else None
         return IntegerSolution(selected=np.asarray(best_sel, dtype=int), objective=float(best_obj), result=res,
-                               source=best_src)
+                               source=best_src, n_fixed=int(K - live.size))
+
+    def _solve_columns(self, cover, n_lit, grounded, start, time_limit):
+        """The solver's selection (indices into ``cover``'s columns, or None) and its result.
+
+        Dominated columns leave the optimum value unchanged (F.dominated_columns): they are
+        dropped, the start's selected ones moved to their dominators. The test runs on rows
+        merged by label and coverage (skipped when its K x K x rows products are too big), and
+        the integer program is built from the same merged rows."""
+        K = cover.shape[1]
+        cov_a, y_a, w_a = F.aggregate_samples(cover, self.y, sample_weight=self.weight)
+        dom = F.dominated_columns(cov_a, y_a, n_lit, grounded=grounded, sample_weight=w_a) \
+            if float(K) * K * cov_a.shape[0] <= self.max_dominance_work else np.full(K, -1)
+        keep = np.flatnonzero(dom < 0)
+        start_k = None
+        if start is not None:
+            moved = start.copy()
+            moved[dom[(dom >= 0) & (start > 0.5)]] = 1.0
+            start_k = moved[keep]
+        sel, res = self._solve_ip(cov_a[:, keep], y_a, w_a, n_lit[keep], np.flatnonzero(grounded[keep]), start_k,
+                                  time_limit)
+        return (None if sel is None else keep[sel]), res
 
     def _solve_ip(self, cover, y, weight, n_lit, g_idx, start, time_limit):
         """The integer program over ``cover``'s columns; its rows (label ``y``, weight ``weight``) are
@@ -742,8 +767,10 @@ class CGResult:
         ``milp_time_limit``, the integer master's ``mip_time_limit``) stopped a stage: the
         result may then depend on the machine's speed and load.
     work : dict
-        The work done: LP solves (``iterations``), ``pricing_calls``, ``bnb_nodes`` of exact
-        pricing, ``columns`` generated.
+        The work done: LP solves (``iterations``), ``pricing_calls``, ``bnb_nodes`` and
+        ``bnb_work`` of exact pricing (clause prefixes extended and row-literal pairs scored, by
+        the enumeration or the branch and bound), ``columns`` generated, ``columns_fixed``
+        left out of the integer master by reduced-cost fixing.
     dual_policy : str
         Name of the dual policy used.
     space_literals, space_bound, space_complete : int or None, float or None, bool
@@ -1142,7 +1169,8 @@ def _integer_phase(master, last, yu, wu, spec, *, mip_solver, settings, mip_time
     n_lit = np.array([len(c) for c in clauses], dtype=float)
     grounded = np.asarray(master.grounded[:k_seen], dtype=bool)
     ip = IntegerMaster(yu, wu, spec, solver=mip_solver, settings=settings, node_limit=mip_node_limit).solve(
-        master.cover_matrix(k_seen), n_lit, grounded, last.w if last is not None else None, mip_time_limit)
+        master.cover_matrix(k_seen), n_lit, grounded, last.w if last is not None else None, mip_time_limit,
+        duals=(last.mu, last.lam) if last is not None else None)
     bound_ip = integer_bound(spec, wu, lower_bound)
     gap = relative_gap(ip.objective, bound_ip)
     status = "optimal" if gap <= tol else "heuristic" if pricing == "beam" else "feasible"
@@ -1222,8 +1250,9 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         worse than the rounded LP solution or the empty set (:class:`IntegerMaster`).
     exact_phase_literals, exact_phase_work : int, float or None
         With ``pricing="beam"``: first an exact phase over clauses of up to
-        ``exact_phase_literals`` literals, its branch and bound scoring at most
-        ``exact_phase_work`` row-literal pairs in all (``work`` of
+        ``exact_phase_literals`` literals, its exact pricer (the enumeration up to three
+        literals, the branch and bound beyond) scoring at most ``exact_phase_work``
+        row-literal pairs in all (``work`` of
         :class:`~interpretopt.heuristics.clause_bnb.ClauseSearchResult`, a work limit
         proportional to CPU time; :class:`ExactPhaseThenBeam`), then the beam. Its bound over that smaller clause space
         is ``space_bound`` of the result.
@@ -1315,7 +1344,7 @@ def _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, 
     space_bound = None if rounds.space_literals is None else max(float(lower_bound), rounds.space_bound)
     work = {"iterations": len(history), "pricing_calls": rounds.n_calls,
             "bnb_nodes": getattr(exact, "n_nodes", 0), "bnb_work": getattr(exact, "work", 0),
-            "columns": master.n_columns}
+            "columns": master.n_columns, "columns_fixed": ip.n_fixed}
     timings["total"] = time.perf_counter() - wall0
     return CGResult(clauses=clauses, selected=ip.selected, restricted_lp=last.objective if last is not None else None,
                     lower_bound=float(lower_bound), integer_bound=bound_ip, objective=ip.objective, gap=gap,

@@ -46,7 +46,7 @@ from interpretopt.rules import RuleSet
 from interpretopt.solvers._roles import SolverRole, assign_solvers
 
 #: default work budget of the exact phase (``exact_phase_work``): see :class:`BRCGClassifier`
-EXACT_PHASE_WORK = 5e8
+EXACT_PHASE_WORK = 5e11
 
 __all__ = ["BRCGClassifier", "GroundedBRCGClassifier", "CGResult", "column_generation", "PRICING_STRATEGIES",
            "STOP_REASONS", "SOLVER_ROLES", "active_solver_roles", "solver_roles"]
@@ -152,12 +152,18 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         continues over clauses of up to ``max_literals`` from its columns. The integer master
         chooses among both, so where the phase completes the rule set is at least as good as
         what exact pricing at this depth finds (``None``: the beam alone).
-    exact_phase_work : float or None, default 5e8
-        Work budget of the whole exact phase: row-literal pairs its branch and bound scores (a
-        work limit, the same on any machine, about 7e7 per CPU second). Measured
-        (``benchmarks/bench_brcg.py --defaults``, 70/30 splits, seed 0): the phase completes
-        on banknote (1.0e7) and compas (3.2e8, 4.7 CPU s); on larger problems it stops at the
-        budget with the columns and the bound found so far.
+    exact_phase_work : float or None, default 5e11
+        Work budget of the whole exact phase: row-literal pairs its exact pricer scores (a
+        work limit, the same on any machine; up to three literals the pricer is the blocked
+        enumeration of :mod:`~interpretopt.heuristics.clause_enum`, about 2.5e9 pairs per CPU
+        second, beyond it the branch and bound, about 7e7). Measured with
+        ``benchmarks/bench_brcg.py --defaults all --seeds 0,1`` (70/30 splits): the phase
+        completes on banknote (4e7), compas (1e9), magic (4.5e10), wine_white (4.6e10) and
+        eye_movements (2.1e11 and 3.0e11), and the default fit then has exactly the objective of
+        exact pricing at 3 literals in 9 of those 10 fits (wine_white seed 0: both integer
+        masters, about 700 columns, stop at ``mip_time_limit``, so that pair compares
+        incumbents, not optima). On larger problems the phase stops at the budget with the
+        columns and the bound found so far.
     dual_policy : {"none", "wentges", "neame"} or object, default "none"
         Dual stabilisation of pricing (:data:`~interpretopt.methods._colgen.DUAL_POLICIES`);
         smoothing did not pay off in the measurements given there, so none by default.
@@ -597,7 +603,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         self.n_iter_ = 0
         self.n_columns_ = 0
         self.limited_by_time_ = False
-        self.work_ = {"iterations": 0, "pricing_calls": 0, "bnb_nodes": 0, "columns": 0}
+        self.work_ = {"iterations": 0, "pricing_calls": 0, "bnb_nodes": 0, "columns": 0, "columns_fixed": 0}
         return self
 
     def _to_ruleset(self, clauses):

@@ -101,9 +101,8 @@ def test_integer_master_matches_brute_force(spec, seed):
     assert F.extract_master(lp_model).objective <= ip + 1e-9
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), which=st.sampled_from([0, 1, 2]), grounded_k=st.integers(-1, 9))
-def test_dominated_columns_leave_the_integer_optimum_unchanged(seed, which, grounded_k):
+def _ten_clauses(seed: int, which: int, grounded_k: int):
+    """A tiny master: ten clauses of up to 2 literals on 8 rows, clause ``grounded_k`` grounded (none: -1)."""
     spec = SPECS[which]
     X, y = tiny(seed, n=8, J=4)
     clauses = all_clauses(4, 2)[:10]
@@ -113,6 +112,13 @@ def test_dominated_columns_leave_the_integer_optimum_unchanged(seed, which, grou
     if grounded_k >= 0:
         grounded[grounded_k] = True
         spec = F.MasterSpec(**{**spec.__dict__, "c_u": 0.05})
+    return spec, X, y, clauses, cov, nl, grounded
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), which=st.sampled_from([0, 1, 2]), grounded_k=st.integers(-1, 9))
+def test_dominated_columns_leave_the_integer_optimum_unchanged(seed, which, grounded_k):
+    spec, X, y, clauses, cov, nl, grounded = _ten_clauses(seed, which, grounded_k)
     dom = F.dominated_columns(cov, y, nl, grounded=grounded)
     keep = np.flatnonzero(dom < 0)
     assert grounded[dom >= 0].sum() == 0  # grounding columns are never dropped
@@ -258,3 +264,39 @@ def test_depth1_bound_class_folds_complements_and_equals_the_function(seed, n):
     a, b = float(rng.random()), float(rng.random())
     assert F.Depth1Bound(X)(r, a, b) == pytest.approx(F.depth1_bound(X, r, a, b), abs=1e-12)
     assert F.Depth1Bound(X[:, :0])(r, a, b) == F.depth1_bound(X[:, :0], r, a, b) == np.inf
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), which=st.sampled_from([0, 1, 2]), grounded_k=st.integers(-1, 9),
+       at_lp=st.booleans(), inc=st.floats(0.0, 1.0))
+def test_reduced_cost_fixing_never_removes_a_column_of_a_selection_better_than_the_incumbent(
+        seed, which, grounded_k, at_lp, inc):
+    """Eq. (B1) at any multipliers (the LP's duals or random ones in [0, s]): every 0/1 selection of
+    objective below the incumbent uses no fixed column, so the integer optimum below it is kept."""
+    spec, X, y, clauses, cov, nl, grounded = _ten_clauses(seed, which, grounded_k)
+    g = np.flatnonzero(grounded)
+    rng = np.random.default_rng(seed)
+    yb = y.astype(bool)
+    if at_lp:
+        lp = F.build_master(cov, y, nl, spec, grounding=g, relax=True)
+        solve(lp, "highs", duals=True).raise_for_status()
+        sol = F.extract_master(lp)
+        mu, lam = sol.mu, sol.lam
+    else:
+        mu, lam = rng.random(int(yb.sum())) * spec.loss_scale, float(rng.random())
+    objs = []
+    for mask in range(1 << len(clauses)):
+        sel = [k for k in range(len(clauses)) if mask >> k & 1]
+        if spec.form == "constraint" and spec.clause_complexity(nl[sel]).sum() > spec.C + 1e-9:
+            continue
+        objs.append((F.master_objective(sel, cov, y, nl, spec, grounding=g), sel))
+    lo, hi = min(o for o, _ in objs), max(o for o, _ in objs)
+    incumbent = lo + inc * (hi - lo)
+    fixed = F.fixed_by_reduced_cost(spec, y, mu, lam, cov, nl, incumbent=incumbent, grounded=grounded)
+    assert not fixed[grounded].any()
+    for o, sel in objs:
+        if o < incumbent - 1e-12:
+            assert not fixed[sel].any()
+    if lo < incumbent:   # the optimum over the columns left equals the optimum
+        left = min(o for o, sel in objs if not fixed[sel].any())
+        assert left == pytest.approx(lo, abs=1e-12)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from interpretopt.exceptions import InputError, SolverError
 from interpretopt.formulations import brcg as F
+from interpretopt.heuristics.clause_enum import MAX_ENUMERATION_LITERALS
 from interpretopt.methods import _colgen as CG
 from interpretopt.methods.brcg import BRCGClassifier
 from interpretopt.solvers import SolveResult, SolveSettings, SolveStatus, solve
@@ -196,7 +197,7 @@ def test_bnb_pricer_returns_columns_below_the_cutoff_or_proves_none_exists(seed,
     pricer = CG.BnbPricing(X, y, max_literals=D, max_columns=3, exclude=[(0,)],
                            time_limit=float(node_limit) if node_limit else 10.0, clock=clock)
     out = pricer.price(r, a, b, rc_tol=1e-9, cutoff=cutoff)
-    assert out.exact and out.method == "bnb"
+    assert out.exact and out.method == ("enum" if D <= MAX_ENUMERATION_LITERALS else "bnb")
     assert out.rc_outside <= best + 1e-12                     # a valid bound, limit or not
     assert len(out.columns) <= 3
     for c, v in zip(out.columns, out.reduced_costs):
@@ -478,13 +479,17 @@ def test_integer_master_without_dominated_columns_reaches_the_brute_force_optimu
             else F.MasterSpec(form="constraint", C=4, c_u=c_u, n_samples=10))
     truth = brute_force_master(X, y, clauses, spec, grounding=np.flatnonzero(grounded))
     w_lp = np.random.default_rng(seed).random(len(clauses))  # any start: it is only a start
-    for work in (CG.IntegerMaster.max_dominance_work, 0.0):
+    rng = np.random.default_rng(seed)
+    # reduced-cost fixing at any multipliers in [0, s] (here random ones) keeps the optimum
+    duals = (rng.random(int(y.sum())) * spec.loss_scale, float(rng.random()))
+    for work, dual in [(CG.IntegerMaster.max_dominance_work, None), (0.0, None), (0.0, duals)]:
         im = CG.IntegerMaster(y.astype(np.int8), np.ones(len(y)), spec)
         im.max_dominance_work = work
-        sol = im.solve(cov, nl, grounded, w_lp, None)
+        sol = im.solve(cov, nl, grounded, w_lp, None, duals=dual)
         assert sol.objective == pytest.approx(truth, abs=1e-9)
         assert F.master_objective(sol.selected, cov, y, nl, spec, grounding=np.flatnonzero(grounded)) == \
             pytest.approx(sol.objective, abs=1e-12)
+        assert 0 <= sol.n_fixed <= len(clauses) and (dual is not None or sol.n_fixed == 0)
 
 
 @settings(max_examples=25, deadline=None)
