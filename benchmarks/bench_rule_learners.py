@@ -34,7 +34,9 @@ learner runs under its own work limit (iterations, nodes, rules: ``LEARNERS``); 
 timeout per fit (``--timeout``, default 600 s) is only a safety net, and a fit stopped by it is
 marked ``TIMEOUT`` in the table. ``limit`` says when a learner's own work limit ended it
 (e.g. CORELS's node budget; BRCG's iteration cap, pricing node budget or a safety net:
-``BRCG_LIMIT_STOPS``). Bound: where the learner has one, its training objective and a valid
+``BRCG_LIMIT_STOPS``); ``time`` when a wall-clock safety net inside the learner stopped a stage
+(BRCG's ``limited_by_time_``, e.g. the integer master's ``mip_time_limit``), so that the fit
+may differ on another machine or load. Bound: where the learner has one, its training objective and a valid
 lower bound on its optimum, with the space the bound holds over (``bound over``): BRCG's
 ``objective_`` / ``lower_bound_`` over ``bound_space_`` (``<=3 lit``: rule sets of clauses of
 at most 3 literals, the exact phase's space; ``<=10 lit``: the whole space searched), its
@@ -111,7 +113,9 @@ def _brcg(Xtr, ytr, Xte, names, seed, quick, **kw):
     m = BRCGClassifier(**params)
     m.fit(pd.DataFrame(Xtr, columns=names), ytr)
     lits = sum(len(r) for r in m.rules_)
-    limit = "work" if m.stop_reason_ in BRCG_LIMIT_STOPS else ""
+    # a wall-clock safety net (the loop's, a pricing call's, the integer master's) stopped a stage:
+    # the fit may differ on another machine or load, so the table says "time" before "work"
+    limit = "time" if m.limited_by_time_ else "work" if m.stop_reason_ in BRCG_LIMIT_STOPS else ""
     return (m.predict(pd.DataFrame(Xte, columns=names)), lits,
             dict(objective=float(m.objective_), bound=float(m.lower_bound_), gap=float(m.gap_),
                  bound_space=_short_space(m.bound_space_), limit=limit))
@@ -307,7 +311,7 @@ def summarize(rows: list[dict]):
             lambda s: ", ".join(dict.fromkeys(str(v) for v in s.dropna()))).to_numpy()
     if "limit" in ok:
         agg["limit"] = ok.groupby(["dataset", "learner"], sort=False)["limit"].apply(
-            lambda s: "work" if (s == "work").any() else "").to_numpy()
+            lambda s: ", ".join(k for k in ("time", "work") if (s == k).any())).to_numpy()
     front = []
     for _, g in agg.groupby("dataset", sort=False):
         idx = pareto_front(list(zip(g["literals"], g["accuracy"])))

@@ -65,6 +65,20 @@ def test_brcg_stopped_by_its_iteration_cap_is_marked_work_limited(bench):
     assert extra["bound_space"] in ("<=10 lit", "<=3 lit")
 
 
+def test_brcg_stopped_by_a_wall_clock_safety_net_is_marked_time_limited(bench):
+    """A fit whose stage a safety net stopped (here every one: a clock 1e9 times too fast) says ``time``, since
+    it may differ on another machine; the summary keeps both marks of a learner's seeds."""
+    from interpretopt._clock import slowed_clock
+
+    Xtr, Xte, ytr, _, names = bench.load_split("breast_cancer", 0)
+    with slowed_clock(1e9):
+        _, _, extra = bench._brcg(Xtr, ytr, Xte, names, 0, True, time_limit=100.0)
+    assert extra["limit"] == "time"
+    rows = [dict(learner="brcg", group="project", dataset="d", seed=s, status="ok", accuracy=0.8, literals=4,
+                 cpu=1.0, limit=lim) for s, lim in ((0, "time"), (1, "work"))]
+    assert bench.summarize(rows)["limit"].tolist() == ["time, work"]
+
+
 def test_summary_names_the_bound_space_and_prints_objective_without_bound(bench):
     rows = [dict(learner="brcg", group="project", dataset="d", seed=s, status="ok", accuracy=0.8, literals=4,
                  cpu=1.0, objective=0.2, bound=0.1, gap=0.5, bound_space="<=3 lit", limit="") for s in (0, 1)]
