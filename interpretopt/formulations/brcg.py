@@ -644,6 +644,13 @@ def lagrangian_terms(spec: MasterSpec, y, mu, lam: float, cover, n_literals, *, 
     sample_weight : (n,) or None
         Row weights (multiplicities of merged rows).
     """
+    return _lagrangian(spec, y, mu, lam, cover, n_literals, grounded, sample_weight)[0]
+
+
+def _lagrangian(spec: MasterSpec, y, mu, lam: float, cover, n_literals, grounded,
+                sample_weight) -> tuple[LagrangianBound, np.ndarray, np.ndarray]:
+    """:func:`lagrangian_terms`, the columns' reduced costs (grounding ones less their penalty)
+    and the mask of the non-grounding columns."""
     yb, cov, n_literals, grounded, sw = _columns_data(cover, y, n_literals, grounded, sample_weight)
     K = cov.shape[1]
     s = spec.loss_scale * sw[yb]
@@ -664,10 +671,11 @@ def lagrangian_terms(spec: MasterSpec, y, mu, lam: float, cover, n_literals, *, 
     rcf = rc[free]
     with np.errstate(divide="ignore", invalid="ignore"):
         ratios = np.where(q > 0, rcf / np.where(q > 0, q, 1.0), np.where(rcf < 0, -np.inf, 0.0))
-    return LagrangianBound(d0=float(d0), rc_min_cols=min(0.0, float(rcf.min()) if rcf.size else 0.0),
-                           ratio_cols=min(0.0, float(ratios.min()) if ratios.size else 0.0),
-                           m_rows=int(yb.sum()) + (1 if constraint else 0), q_min=q_min,
-                           C=float(spec.C) if constraint else None)
+    terms = LagrangianBound(d0=float(d0), rc_min_cols=min(0.0, float(rcf.min()) if rcf.size else 0.0),
+                            ratio_cols=min(0.0, float(ratios.min()) if ratios.size else 0.0),
+                            m_rows=int(yb.sum()) + (1 if constraint else 0), q_min=q_min,
+                            C=float(spec.C) if constraint else None)
+    return terms, rc, free
 
 
 def lagrangian_bound(spec: MasterSpec, y, mu, lam: float, cover, n_literals, *, rc_outside: float,
@@ -698,17 +706,9 @@ def fixed_by_reduced_cost(spec: MasterSpec, y, mu, lam: float, cover, n_literals
     :func:`lagrangian_terms`). Returns a boolean mask over the columns; ``rtol`` (relative to
     ``max(1, |incumbent|)``) keeps float error on the safe side.
     """
-    yb, cov, n_lit, grd, sw = _columns_data(cover, y, n_literals, grounded, sample_weight)
-    K = cov.shape[1]
-    if K == 0:
+    terms, rc, free = _lagrangian(spec, y, mu, lam, cover, n_literals, grounded, sample_weight)
+    if rc.size == 0:
         return np.zeros(0, dtype=bool)
-    terms = lagrangian_terms(spec, y, mu, lam, cover, n_literals, grounded=grounded, sample_weight=sample_weight)
-    s = spec.loss_scale * sw[yb]
-    mu_c = np.clip(np.nan_to_num(np.asarray(mu, dtype=float).reshape(-1), nan=0.0), 0.0, s)
-    lam_c = max(float(lam or 0.0), 0.0) if spec.form == "constraint" else 0.0
-    r, a, b = pricing_weights(yb.astype(np.int8), mu_c, lam_c, spec, sample_weight=sw)
-    rc = reduced_costs(cov, n_lit, r, a, b)
-    free = ~grd
     base = terms.d0 + float(np.minimum(rc[free], 0.0).sum())
     margin = rtol * max(1.0, abs(float(incumbent)))
     return free & (base + np.maximum(rc, 0.0) > float(incumbent) + margin)

@@ -85,7 +85,7 @@ from interpretopt._rows import unique_rows_index
 from interpretopt._threads import single_blas_thread
 from interpretopt.exceptions import InputError
 
-__all__ = ["ClauseSearchResult", "ClauseBranchAndBound"]
+__all__ = ["ClauseSearchResult", "ClauseBranchAndBound", "KeptClauses", "SearchLimits"]
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,63 @@ class ClauseSearchResult:
     n_closure_cuts: int = 0
     n_budget_cuts: int = 0
     work: int = 0
+
+
+class KeptClauses:
+    """The ``K`` best clauses below the threshold, the excluded ones met, and the threshold ``T``.
+
+    ``T`` is ``cutoff`` until ``K`` clauses are kept, then the ``K``-th best reduced cost (never
+    above ``cutoff``); it only falls, which is what lets both exact pricers stop at the first
+    bound at or above it. Shared by :class:`ClauseBranchAndBound` and the enumeration of
+    :mod:`interpretopt.heuristics.clause_enum`.
+    """
+
+    def __init__(self, K: int, cutoff: float, excluded: set) -> None:
+        self.K, self.cutoff, self.excluded = K, cutoff, excluded
+        self.heap: list = []   # (-rc, clause)
+        self.excluded_min = np.inf
+        self.best_clause, self.best_rc = None, np.inf
+        self.T = cutoff
+
+    def record(self, clause: tuple, rc: float) -> None:
+        if clause in self.excluded:
+            self.excluded_min = min(self.excluded_min, rc)
+            return
+        if rc < self.best_rc:
+            self.best_clause, self.best_rc = clause, rc
+        if rc < self.T:
+            heapq.heappush(self.heap, (-rc, clause))
+            if len(self.heap) > self.K:
+                heapq.heappop(self.heap)
+            self.T = min(self.cutoff, -self.heap[0][0]) if len(self.heap) >= self.K else self.cutoff
+
+    def result(self, pending: float, limits: "SearchLimits", **counts) -> ClauseSearchResult:
+        """The kept clauses, best first, with the bound ``min(T, pending, excluded met, best kept)``;
+        ``pending`` is the least bound a limit left unexplored (``inf`` when the search completed)."""
+        items = sorted(((-neg_rc, c) for neg_rc, c in self.heap), key=lambda t: (t[0], t[1]))
+        rc_lb = min(self.T, pending, self.excluded_min, items[0][0] if items else np.inf)
+        return ClauseSearchResult(clauses=[c for _, c in items], reduced_costs=np.array([v for v, _ in items]),
+                                  rc_lower_bound=float(rc_lb), complete=not np.isfinite(pending),
+                                  n_nodes=limits.nodes, work=int(limits.work), best_clause=self.best_clause,
+                                  **counts)
+
+
+class SearchLimits:
+    """Node, work and time limits of one pricing search (``clock`` seconds from construction)."""
+
+    def __init__(self, node_limit, work_limit, time_limit, clock) -> None:
+        self.node_limit, self.work_limit, self.time_limit = node_limit, work_limit, time_limit
+        self.clock, self.t0 = clock, clock()
+        self.nodes = self.work = 0
+
+    def count(self, nodes: int, work: int) -> None:
+        self.nodes += int(nodes)
+        self.work += int(work)
+
+    def reached(self) -> bool:
+        return ((self.node_limit is not None and self.nodes >= self.node_limit)
+                or (self.work_limit is not None and self.work >= self.work_limit)
+                or (self.time_limit is not None and self.clock() - self.t0 >= self.time_limit))
 
 
 class ClauseBranchAndBound:
@@ -337,7 +394,7 @@ class ClauseBranchAndBound:
 
     def _search(self, r_all, a, b, D, K, excluded, cutoff, node_limit, time_limit, clock,
                 work_limit=None) -> ClauseSearchResult:
-        t0 = clock()
+        limits = SearchLimits(node_limit, work_limit, time_limit, clock)
         # rows with r_i = 0 change no reduced cost and no dominance test: drop them
         rel = np.flatnonzero(r_all != 0.0)
         X, r, neg = self.X[rel], r_all[rel], self.neg[rel]
@@ -347,50 +404,31 @@ class ClauseBranchAndBound:
         rneg = np.minimum(r, 0.0)
         negf = neg.astype(np.float64)
         W = np.stack([r, rneg, negf])  # (3, m): value, optimistic part, negative count
-        kept: list[tuple[float, tuple]] = []  # the max_columns best, as a heap of (-rc, clause)
-        excluded_min = np.inf
-        best_clause, best_rc = None, np.inf
-        T = cutoff
-
-        def record(clause: tuple, rc: float) -> None:
-            nonlocal excluded_min, best_clause, best_rc, T
-            if clause in excluded:
-                excluded_min = min(excluded_min, rc)
-                return
-            if rc < best_rc:
-                best_clause, best_rc = clause, rc
-            if rc < T:
-                heapq.heappush(kept, (-rc, clause))
-                if len(kept) > K:
-                    heapq.heappop(kept)
-                T = min(cutoff, -kept[0][0]) if len(kept) >= K else cutoff
+        kept = KeptClauses(K, cutoff, excluded)
 
         # the root: the empty clause covers every row; its children are the single literals
         heap: list = [(a + b + float(rneg.sum()), 0, (), np.arange(m))]
         counter = 1
-        n_nodes = work = 0
         n_closure_cuts = n_budget_cuts = 0
         complete = True
         while heap:
             lb, _, clause, rows = heap[0]
-            if lb >= T:
+            if lb >= kept.T:
                 heap.clear()
                 break
-            if (node_limit is not None and n_nodes >= node_limit) or \
-                    (work_limit is not None and work >= work_limit) or \
-                    (time_limit is not None and clock() - t0 >= time_limit):
+            if limits.reached():
                 complete = False
                 break
             heapq.heappop(heap)
-            n_nodes += 1
+            limits.count(1, 0)
             depth = len(clause) + 1  # literals of each child
             start = clause[-1] + 1 if clause else 0
             if start >= self.J:
                 continue
-            work += rows.size * (self.J - start)
+            limits.count(0, rows.size * (self.J - start))
             Xn = X[rows, start:]
             P = self._node_product(W, Xf, rows, start)
-            node_lb, cut = self._node_bound(X, XF, Xf, neg, r, rneg, rows, clause, start, P, lb, a, b, D, T)
+            node_lb, cut = self._node_bound(X, XF, Xf, neg, r, rneg, rows, clause, start, P, lb, a, b, D, kept.T)
             if cut:
                 n_budget_cuts += cut == "budget"
                 n_closure_cuts += cut == "closure"
@@ -409,24 +447,19 @@ class ClauseBranchAndBound:
             for j_rel in cand[np.argsort(vals[cand], kind="stable")]:
                 v = float(vals[j_rel])
                 ext = a + b * (depth + 1) + float(P[1, j_rel])
-                if v >= T + 1e-12 and (depth >= D or max(node_lb, ext) >= T):
+                if v >= kept.T + 1e-12 and (depth >= D or max(node_lb, ext) >= kept.T):
                     continue
                 j = start + int(j_rel)
                 child = clause + (j,)
                 child_rows = rows[Xn[:, j_rel]]
                 # exact re-pricing (the product above sums in another order)
                 v = a + b * depth + float(r[child_rows].sum())
-                if v < T or child in excluded:
-                    record(child, v)
+                if v < kept.T or child in excluded:
+                    kept.record(child, v)
                 if depth < D:
                     child_lb = max(node_lb, ext)
-                    if child_lb < T:
+                    if child_lb < kept.T:
                         heapq.heappush(heap, (child_lb, counter, child, child_rows))
                         counter += 1
         pending = heap[0][0] if (heap and not complete) else np.inf
-        items = sorted(((-neg_rc, c) for neg_rc, c in kept), key=lambda t: (t[0], t[1]))
-        rc_lb = min(T, pending, excluded_min, items[0][0] if items else np.inf)
-        return ClauseSearchResult(clauses=[c for _, c in items], reduced_costs=np.array([v for v, _ in items]),
-                                  rc_lower_bound=float(rc_lb), complete=complete, n_nodes=n_nodes, work=int(work),
-                                  best_clause=best_clause, n_closure_cuts=n_closure_cuts,
-                                  n_budget_cuts=n_budget_cuts)
+        return kept.result(pending, limits, n_closure_cuts=n_closure_cuts, n_budget_cuts=n_budget_cuts)

@@ -49,7 +49,6 @@ before the pairs and before each block of triples, so a stage once begun is fini
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from collections.abc import Callable, Iterable
 
@@ -59,39 +58,13 @@ from interpretopt._clock import monotonic
 from interpretopt._rows import unique_rows_index
 from interpretopt._threads import single_blas_thread
 from interpretopt.exceptions import InputError
-from interpretopt.heuristics.clause_bnb import ClauseSearchResult
+from interpretopt.heuristics.clause_bnb import ClauseSearchResult, KeptClauses, SearchLimits
 
 __all__ = ["ClauseEnumeration", "MAX_ENUMERATION_LITERALS"]
 
 #: the largest clause size enumerated by products (triples: one product per block of pairs)
 MAX_ENUMERATION_LITERALS = 3
 _SCREEN_SLACK = 1e-9   # products and exact sums differ in the last bits; screen a little wide
-
-
-class _Kept:
-    """The ``max_columns`` best clauses below the threshold, the excluded ones met, and ``T``."""
-
-    def __init__(self, K: int, cutoff: float, excluded: set) -> None:
-        self.K, self.cutoff, self.excluded = K, cutoff, excluded
-        self.heap: list = []   # (-rc, clause)
-        self.excluded_min = np.inf
-        self.best_clause, self.best_rc = None, np.inf
-        self.T = cutoff
-
-    def record(self, clause: tuple, rc: float) -> None:
-        if clause in self.excluded:
-            self.excluded_min = min(self.excluded_min, rc)
-            return
-        if rc < self.best_rc:
-            self.best_clause, self.best_rc = clause, rc
-        if rc < self.T:
-            heapq.heappush(self.heap, (-rc, clause))
-            if len(self.heap) > self.K:
-                heapq.heappop(self.heap)
-            self.T = min(self.cutoff, -self.heap[0][0]) if len(self.heap) >= self.K else self.cutoff
-
-    def items(self) -> list[tuple[float, tuple]]:
-        return sorted(((-neg_rc, c) for neg_rc, c in self.heap), key=lambda t: (t[0], t[1]))
 
 
 class ClauseEnumeration:
@@ -137,17 +110,13 @@ class ClauseEnumeration:
                              f"got {max_literals}, {max_columns}")
         if b < 0:
             raise InputError(f"the per-literal term b must be >= 0, got {b}")
-        limits = _Limits(node_limit, work_limit, time_limit, clock or monotonic)
-        kept = _Kept(int(max_columns), float(cutoff), {tuple(sorted(int(j) for j in c)) for c in exclude})
+        limits = SearchLimits(node_limit, work_limit, time_limit, clock or monotonic)
+        kept = KeptClauses(int(max_columns), float(cutoff), {tuple(sorted(int(j) for j in c)) for c in exclude})
         with single_blas_thread():
             pending = self._enumerate(r, float(a), float(b), int(max_literals), kept, limits)
-        items = kept.items()
-        rc_lb = min(kept.T, pending, kept.excluded_min, items[0][0] if items else np.inf)
-        return ClauseSearchResult(clauses=[c for _, c in items], reduced_costs=np.array([v for v, _ in items]),
-                                  rc_lower_bound=float(rc_lb), complete=not np.isfinite(pending),
-                                  n_nodes=limits.nodes, work=int(limits.work), best_clause=kept.best_clause)
+        return kept.result(pending, limits)
 
-    def _enumerate(self, r_all, a, b, D, kept: _Kept, limits: "_Limits") -> float:
+    def _enumerate(self, r_all, a, b, D, kept: KeptClauses, limits: SearchLimits) -> float:
         """Score singles, pairs, then triples into ``kept``; the bound of what a limit left unscored."""
         rel = np.flatnonzero(r_all != 0.0)
         r = r_all[rel]
@@ -205,7 +174,7 @@ class _Scorer:
     """Re-prices screened clauses exactly, in increasing screened value, into ``kept``."""
 
     def __init__(self, Xb: np.ndarray, r: np.ndarray, a: float, b: float, lits: np.ndarray, members: list,
-                 kept: _Kept) -> None:
+                 kept: KeptClauses) -> None:
         self.Xb, self.r, self.a, self.b, self.lits, self.kept = Xb, r, a, b, lits, kept
         self.members = members   # per enumerated literal, the caller's literals equal to it
 
@@ -234,21 +203,3 @@ class _Scorer:
             if c not in self.kept.excluded:
                 return c
         return first
-
-
-class _Limits:
-    """The enumeration's node, work and time limits (checked between blocks of pairs)."""
-
-    def __init__(self, node_limit, work_limit, time_limit, clock) -> None:
-        self.node_limit, self.work_limit, self.time_limit = node_limit, work_limit, time_limit
-        self.clock, self.t0 = clock, clock()
-        self.nodes = self.work = 0
-
-    def count(self, nodes: int, work: int) -> None:
-        self.nodes += int(nodes)
-        self.work += int(work)
-
-    def reached(self) -> bool:
-        return ((self.node_limit is not None and self.nodes >= self.node_limit)
-                or (self.work_limit is not None and self.work >= self.work_limit)
-                or (self.time_limit is not None and self.clock() - self.t0 >= self.time_limit))

@@ -47,6 +47,8 @@ from interpretopt.solvers._roles import SolverRole, assign_solvers
 
 #: default work budget of the exact phase (``exact_phase_work``): see :class:`BRCGClassifier`
 EXACT_PHASE_WORK = 5e11
+#: default work limit of the integer master (``mip_work_limit``): see :class:`BRCGClassifier`
+MIP_WORK_LIMIT = 2e8
 
 __all__ = ["BRCGClassifier", "GroundedBRCGClassifier", "CGResult", "column_generation", "PRICING_STRATEGIES",
            "STOP_REASONS", "SOLVER_ROLES", "active_solver_roles", "solver_roles"]
@@ -136,9 +138,11 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         Wall-clock safety net of one exact pricing call (MILP or branch and bound);
         ``pricing_node_limit`` is its work limit.
     mip_time_limit : float or None, default 300
-        Wall-clock safety net of the final integer master; ``mip_node_limit`` is its work
-        limit. Whichever limit stops it, the rule set is never worse than the rounded LP
-        solution or the empty set.
+        Wall-clock safety net of the final integer master; ``mip_node_limit`` and
+        ``mip_work_limit`` are its work limits. Whichever limit stops it, the rule set is never
+        worse than the empty set, the rounded LP solution, or the local search (add, remove and
+        swap moves, :mod:`~interpretopt.heuristics.selection_search`) from either, which is
+        also the solver's start.
     pricing_node_limit : int or None, default 200000
         Work limit of one exact pricing call: branch-and-bound nodes (``"bnb"``, ``"beam+bnb"``)
         or HiGHS' ``mip_max_nodes`` of the pricing MILP. A call stopped by it keeps a valid
@@ -146,6 +150,19 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
     mip_node_limit : int or None, default 5000
         Work limit of the integer master: HiGHS' ``mip_max_nodes`` (other MILP solvers have
         the time limit only).
+    mip_work_limit : float or None, default 2e8
+        Work limit of the integer master in LP entries: at most ``mip_work_limit / (rows x
+        columns)`` nodes of its integer program (rows merged by coverage, columns left after
+        dominance and reduced-cost fixing), so that large masters stop at a work limit, the
+        same on any machine, and not at ``mip_time_limit``. Measured on the integer masters of
+        the leaderboard's default fits (``benchmarks/bench_rule_learners.py``, seed 0 unless
+        named), each started from the local search: banknote, compas, magic and eye_movements
+        prove their optimum within it (magic at the root, 5 CPU s). wine_white's masters (about
+        2,930 rows x 700 columns, none of the LP's values at 0.5 or above) get about 100
+        nodes: seed 0 ends at the local search's 0.2601 after 100 nodes (about 50 CPU s) and
+        after 500 (88 CPU s); seed 1 at 0.2596 after 100 nodes (49 CPU s), 0.2581 after 1,000
+        (134 CPU s). Before this limit their 5,000 nodes met the 300 s safety net first (seed
+        0 at 0.2715). The README's leaderboard gives the whole fits.
     exact_phase_literals : int or None, default 3
         With ``pricing="beam"``: before the beam, exact pricing (``"beam+bnb"``) over clauses of
         up to this many literals, under the work budget ``exact_phase_work``; the beam then
@@ -157,13 +174,12 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         work limit, the same on any machine; up to three literals the pricer is the blocked
         enumeration of :mod:`~interpretopt.heuristics.clause_enum`, about 2.5e9 pairs per CPU
         second, beyond it the branch and bound, about 7e7). Measured with
-        ``benchmarks/bench_brcg.py --defaults all --seeds 0,1`` (70/30 splits): the phase
+        ``benchmarks/bench_rule_learners.py --learners brcg_l0.001 brcg_exact3 --per-fit`` (its
+        five datasets, stratified 70/30 splits, seeds 0 and 1): the phase
         completes on banknote (4e7), compas (1e9), magic (4.5e10), wine_white (4.6e10) and
-        eye_movements (2.1e11 and 3.0e11), and the default fit then has exactly the objective of
-        exact pricing at 3 literals in 9 of those 10 fits (wine_white seed 0: both integer
-        masters, about 700 columns, stop at ``mip_time_limit``, so that pair compares
-        incumbents, not optima). On larger problems the phase stops at the budget with the
-        columns and the bound found so far.
+        eye_movements (2.1e11 and 3.0e11); the default fit's objective beside exact pricing's
+        at 3 literals is in the README's leaderboard. On larger problems the phase stops at
+        the budget with the columns and the bound found so far.
     dual_policy : {"none", "wentges", "neame"} or object, default "none"
         Dual stabilisation of pricing (:data:`~interpretopt.methods._colgen.DUAL_POLICIES`);
         smoothing did not pay off in the measurements given there, so none by default.
@@ -292,6 +308,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         "solver": [str, dict],
         "pricing_node_limit": [Interval(Integral, 1, None, closed="left"), None],
         "mip_node_limit": [Interval(Integral, 1, None, closed="left"), None],
+        "mip_work_limit": [Interval(Real, 0, None, closed="neither"), None],
         "dual_policy": [StrOptions(set(DUAL_POLICIES)), HasMethods(["reset", "points", "evaluated"])],
         "exact_phase_literals": [Interval(Integral, 1, None, closed="left"), None],
         "exact_phase_work": [Interval(Real, 0, None, closed="neither"), None],
@@ -317,12 +334,14 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
                  binarizer: Any = "quantile", n_thresholds: int = 9, negations: bool = True,
                  conditions: Any = None, target_class: int = 1, init: str = "none", tol: float = 1e-4,
                  settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = 200_000,
-                 mip_node_limit: int | None = 5_000, dual_policy: Any = "none", exact_phase_literals: int | None = 3,
+                 mip_node_limit: int | None = 5_000, mip_work_limit: float | None = MIP_WORK_LIMIT,
+                 dual_policy: Any = "none", exact_phase_literals: int | None = 3,
                  exact_phase_work: float | None = EXACT_PHASE_WORK) -> None:
         self.exact_phase_literals = exact_phase_literals
         self.exact_phase_work = exact_phase_work
         self.pricing_node_limit = pricing_node_limit
         self.mip_node_limit = mip_node_limit
+        self.mip_work_limit = mip_work_limit
         self.dual_policy = dual_policy
         self.form = form
         self.C = C
@@ -507,6 +526,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
             initial_clauses=init_clauses,
             grounding=grounding, init=self.init, tol=self.tol, settings=settings, sample_weight=sw,
             pricing_node_limit=self.pricing_node_limit, mip_node_limit=self.mip_node_limit,
+            mip_work_limit=self.mip_work_limit,
             dual_policy=self.dual_policy, exact_phase_literals=self.exact_phase_literals,
             exact_phase_work=self.exact_phase_work)
         self.cg_ = res
@@ -737,7 +757,8 @@ class GroundedBRCGClassifier(BRCGClassifier):
                  binarizer: Any = "quantile", n_thresholds: int = 9, negations: bool = True,
                  conditions: Any = None, target_class: int = 1, init: str = "none", tol: float = 1e-4,
                  settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = 200_000,
-                 mip_node_limit: int | None = 5_000, dual_policy: Any = "none", exact_phase_literals: int | None = 3,
+                 mip_node_limit: int | None = 5_000, mip_work_limit: float | None = MIP_WORK_LIMIT,
+                 dual_policy: Any = "none", exact_phase_literals: int | None = 3,
                  exact_phase_work: float | None = EXACT_PHASE_WORK) -> None:
         super().__init__(form=form, C=C, lambda0=lambda0, lambda1=lambda1, complexity=complexity,
                          max_literals=max_literals, pricing=pricing, beam_width=beam_width,
@@ -747,6 +768,7 @@ class GroundedBRCGClassifier(BRCGClassifier):
                          n_thresholds=n_thresholds, negations=negations, conditions=conditions,
                          target_class=target_class, init=init, tol=tol, settings=settings, random_state=random_state,
                          pricing_node_limit=pricing_node_limit, mip_node_limit=mip_node_limit,
+                         mip_work_limit=mip_work_limit,
                          dual_policy=dual_policy, exact_phase_literals=exact_phase_literals,
                          exact_phase_work=exact_phase_work)
         self.grounding = grounding

@@ -73,7 +73,7 @@ def test_pricing_safety_net_is_reported_apart_from_the_work_limit(bc):
 
 def test_integer_master_cut_by_its_node_limit_is_never_worse_than_the_rounded_lp():
     """A node limit of 1 leaves HiGHS at its root; the rule set is still at least as good as the LP
-    rounding and the empty set, the candidates the fit already had."""
+    rounding and the empty set, the candidates the fit already had (and the local search from them)."""
     X, y = tiny(5, n=60, J=10)
     spec = F.MasterSpec(form="light", lambda0=0.002, lambda1=0.001, n_samples=60)
     res = CG.column_generation(X, y, spec, pricing="beam", max_literals=3, mip_node_limit=1)
@@ -83,6 +83,43 @@ def test_integer_master_cut_by_its_node_limit_is_never_worse_than_the_rounded_lp
     assert res.objective <= F.master_objective(rounded, res.cover, y, nl, spec) + 1e-12
     assert res.objective <= F.master_objective([], res.cover, y, nl, spec) + 1e-12
     assert not res.limited_by_time
+
+
+@pytest.mark.parametrize("node_limit, work_limit, rows, columns, expect", [
+    (5000, None, 3000, 700, 5000),          # no work limit: the node limit
+    (None, None, 3000, 700, None),
+    (5000, 2e8, 2929, 675, 101),            # a large master: the work limit binds
+    (5000, 2e8, 400, 175, 2857),
+    (5000, 2e8, 100, 50, 5000),             # a small one: the node limit binds
+    (None, 2e8, 100, 50, 40000),
+    (5000, 10.0, 3000, 700, 1),             # at least the root
+])
+def test_integer_master_node_limit_is_the_smaller_of_nodes_and_work(node_limit, work_limit, rows, columns, expect):
+    im = CG.IntegerMaster(np.zeros(3, np.int8), None, F.MasterSpec(form="light", n_samples=3),
+                          node_limit=node_limit, work_limit=work_limit)
+    assert im.nodes_for(rows, columns) == expect
+
+
+def test_mip_work_limit_reaches_the_solver_as_a_node_limit(monkeypatch):
+    """The estimator's mip_work_limit becomes HiGHS' node limit over the integer program's merged rows and
+    columns; a bad value is refused with its name."""
+    seen = []
+    orig = CG._master_mip_settings
+
+    def spy(settings, solver, node_limit=None):
+        seen.append(node_limit)
+        return orig(settings, solver, node_limit)
+
+    monkeypatch.setattr(CG, "_master_mip_settings", spy)
+    X, y = tiny(5, n=60, J=10)
+    spec = F.MasterSpec(form="light", lambda0=0.002, lambda1=0.001, n_samples=60)
+    CG.column_generation(X, y, spec, pricing="beam", max_literals=3, mip_node_limit=5000, mip_work_limit=50.0)
+    CG.column_generation(X, y, spec, pricing="beam", max_literals=3, mip_node_limit=7, mip_work_limit=None)
+    assert seen[0] is not None and 1 <= seen[0] < 5000 and seen[1] == 7
+    with pytest.raises(Exception, match="mip_work_limit"):
+        CG.column_generation(X, y, spec, mip_work_limit=0)
+    with pytest.raises(Exception, match="mip_work_limit"):
+        BRCGClassifier(mip_work_limit=-1.0).fit(X.astype(int), y)
 
 
 def test_brcg_task_config_gives_the_same_rows_on_a_slowed_clock(tmp_path):

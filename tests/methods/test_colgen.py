@@ -464,9 +464,8 @@ def test_integer_master_highs_options_are_defaults_the_users_settings_override()
     assert _master_mip_settings(SolveSettings(), "cbc").options == {}
 
 
-@settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 10_000), light=st.booleans(), grounded_k=st.integers(-1, 9))
-def test_integer_master_without_dominated_columns_reaches_the_brute_force_optimum(seed, light, grounded_k):
+def _master_instance(seed: int, light: bool, grounded_k: int):
+    """Ten clauses of at most 2 literals over a tiny instance, one of them grounding when ``grounded_k >= 0``."""
     X, y = tiny(seed, n=10, J=4)
     clauses = all_clauses(4, 2)[:10]
     cov = cover_of(X, clauses)
@@ -477,6 +476,13 @@ def test_integer_master_without_dominated_columns_reaches_the_brute_force_optimu
         grounded[grounded_k], c_u = True, 0.05
     spec = (F.MasterSpec(form="light", lambda0=0.02, lambda1=0.01, c_u=c_u, n_samples=10) if light
             else F.MasterSpec(form="constraint", C=4, c_u=c_u, n_samples=10))
+    return X, y, clauses, cov, nl, grounded, spec
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), light=st.booleans(), grounded_k=st.integers(-1, 9))
+def test_integer_master_without_dominated_columns_reaches_the_brute_force_optimum(seed, light, grounded_k):
+    X, y, clauses, cov, nl, grounded, spec = _master_instance(seed, light, grounded_k)
     truth = brute_force_master(X, y, clauses, spec, grounding=np.flatnonzero(grounded))
     w_lp = np.random.default_rng(seed).random(len(clauses))  # any start: it is only a start
     rng = np.random.default_rng(seed)
@@ -490,6 +496,31 @@ def test_integer_master_without_dominated_columns_reaches_the_brute_force_optimu
         assert F.master_objective(sol.selected, cov, y, nl, spec, grounding=np.flatnonzero(grounded)) == \
             pytest.approx(sol.objective, abs=1e-12)
         assert 0 <= sol.n_fixed <= len(clauses) and (dual is not None or sol.n_fixed == 0)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), light=st.booleans(), grounded_k=st.integers(-1, 9))
+def test_integer_master_starts_from_a_local_optimum_never_worse_than_the_rounding(seed, light, grounded_k):
+    """With no solver answer (a solver stopped before its first incumbent) the integer master
+    returns the best of the empty set, the rounded LP and the local search from each: never
+    worse than those, and no single add, remove or swap improves it."""
+    X, y, clauses, cov, nl, grounded, spec = _master_instance(seed, light, grounded_k)
+    w_lp = np.random.default_rng(seed).random(len(clauses))
+    im = CG.IntegerMaster(y.astype(np.int8), np.ones(len(y)), spec)
+    im._solve_columns = lambda *a, **k: (None, None)
+    sol = im.solve(cov, nl, grounded, w_lp, None)
+
+    def obj(sel):
+        return F.master_objective(sorted(sel), cov, y, nl, spec, grounding=np.flatnonzero(grounded))
+
+    rounding = np.flatnonzero(im._rounding(w_lp, nl) > 0.5)
+    assert sol.objective == pytest.approx(obj(sol.selected), abs=1e-12)
+    assert sol.objective <= min(obj([]), obj(rounding)) + 1e-12
+    sel, q = set(sol.selected.tolist()), spec.clause_complexity(nl)
+    swaps = [(sel - {j}) | {k} for j in sel for k in set(range(len(clauses))) - sel]
+    for nb in [sel ^ {k} for k in range(len(clauses))] + swaps:
+        if light or q[sorted(nb)].sum() <= spec.C + 1e-9:
+            assert obj(nb) >= sol.objective - 1e-12
 
 
 @settings(max_examples=25, deadline=None)
