@@ -12,6 +12,10 @@ S is ``smoke``, ``reduced`` or ``full`` (default).
     list configs
 
 Each sub-parser sets ``func`` to its handler (``args.func(args)`` returns the exit code).
+``run`` and ``reproduce`` check after their runs (and when interrupted) that the code of each table
+did not change meanwhile: rows made while it did are marked as made by unknown code, the command says
+which files changed and what to rerun, and exits non-zero (``--record`` refuses them unless
+``--allow-stale``; see :func:`interpretopt.experiments.record.distrust_runs_changed_during`).
 CONFIG is a path, or a name under ``configs/`` (``smoke``, ``imd/table1``).
 """
 
@@ -20,7 +24,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 from interpretopt.exceptions import ConfigError, InterpretoptError
 
@@ -357,6 +363,7 @@ def _held(config, data_dir) -> tuple[object, str | None]:
 
 
 def _run(args, config) -> tuple[int, Path]:
+    from interpretopt.experiments import record as rec
     from interpretopt.experiments.runner import run_experiment
 
     out = _out_dir(args, config)
@@ -364,12 +371,44 @@ def _run(args, config) -> tuple[int, Path]:
     if note:
         print(f"warning: {note}", file=sys.stderr)
     _announce(config, out, args.n_jobs, args.force)
-    rep = run_experiment(config, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
-                         data_dir=getattr(args, "data_dir", None), progress=False if args.quiet else None,
-                         scheduler_timeout=getattr(args, "scheduler_timeout", 10.0),
-                         max_runs=getattr(args, "max_runs", None))
-    print(cli_words(rep.summary()))
-    return (1 if rep.n_failed else 0), out
+    since = rec.file_clock_ns(out)
+    try:
+        rep = run_experiment(config, out_dir=out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
+                             data_dir=getattr(args, "data_dir", None), progress=False if args.quiet else None,
+                             scheduler_timeout=getattr(args, "scheduler_timeout", 10.0),
+                             max_runs=getattr(args, "max_runs", None))
+        print(cli_words(rep.summary()))
+    finally:  # interrupted too: the rows stored until then are checked
+        groups = rec.distrust_runs_changed_during(out, config.path, since)
+        changed = _say_code_changed({args.config: groups} if groups else {}, _RERUN_FORCE)
+    return (1 if rep.n_failed or changed else 0), out
+
+
+_RERUN_FORCE = "Rerun them: the same command with --force"
+
+
+def _say_code_changed(found: dict, rerun: str) -> bool:
+    """Print :func:`~interpretopt.experiments.record.code_changed_message` when runs were made while their
+    code changed (``found``: table -> groups); True when some were."""
+    from interpretopt.experiments.record import code_changed_message
+
+    if found:
+        print(f"error: {code_changed_message(found, rerun)}", file=sys.stderr)
+    return bool(found)
+
+
+@contextmanager
+def _checked_when_interrupted(since: int | None, tables, rerun: str):
+    """When the runs in the body stop with an exception (Ctrl-C), check the rows they stored all the same
+    (:func:`~interpretopt.experiments.record.distrust_changed_runs` on ``tables()``) before it goes on."""
+    try:
+        yield
+    except BaseException:
+        if since is not None:
+            from interpretopt.experiments.record import distrust_changed_runs
+
+            _say_code_changed(distrust_changed_runs(tables(), since), rerun)
+        raise
 
 
 @_guard
@@ -561,6 +600,7 @@ def _check_reproduce_args(args) -> None:
 def _reproduce_all(args, scale: str, data_dir):
     """``reproduce --all``: the plan, every table config (a line each), REPORT.md; ``(cells, failed)``."""
     from interpretopt.experiments import report as R
+    from interpretopt.experiments.record import file_clock_ns, planned_tables
 
     out = _reproduce_out(args, scale)
     command = ("interpretopt reproduce --all --scale " + scale + "".join(f" --paper {p}" for p in args.paper or [])
@@ -581,23 +621,53 @@ def _reproduce_all(args, scale: str, data_dir):
               f"{rec.wall_time:.0f} s, {int((rec.cells['status'] == 'compared').sum())}/{len(rec.cells)} "
               f"cells compared; {ok}", flush=True)
 
-    records = R.reproduce_all(scale, out, papers=args.paper, n_jobs=args.n_jobs, scheduler=args.scheduler,
-                              force=args.force, data_dir=data_dir, command=command,
-                              progress=False if args.quiet else None, on_config=progress,
-                              run=not args.no_run)
+    since = None if args.no_run else file_clock_ns(out)
+    rerun = (f"Rerun them: `{command} {'--record' if args.record is not None else '--out'} {out.as_posix()} "
+             "--rerun-stale`")
+    with _checked_when_interrupted(since, lambda: planned_tables(out, scale, args.paper), rerun):
+        records = R.reproduce_all(scale, out, papers=args.paper, n_jobs=args.n_jobs, scheduler=args.scheduler,
+                                  force=args.force, data_dir=data_dir, command=command,
+                                  progress=False if args.quiet else None, on_config=progress,
+                                  run=not args.no_run)
+    records, changed = _distrust_changed(args, scale, out, command, records, since, rerun)
     cells = R.concat_cells(records)
     _print_cell_summary(cells)
     _after_reproduce(args, scale, out, records)
     print(f"(report: {out / 'REPORT.md'}; cells: {out / 'cells.csv'})")
     failed = any(r.n_failed or r.error for r in records)
     moved = args.check_values is not None and _moved(cells, args.check_values, args.paper)
-    return cells, failed or moved
+    return cells, failed or moved or changed
+
+
+def _distrust_changed(args, scale: str, out: Path, command: str, records, since: int | None, rerun: str):
+    """After the runs of ``reproduce --all``: unstamp the rows made while their table's code changed
+    (:func:`~interpretopt.experiments.record.distrust_changed_runs`); when there are some, say so and
+    remake the report from the stored rows (it then marks them stale: the tables made before the edit
+    were checked against the code of then). ``rerun`` says what to run. ``(records, whether some were)``.
+
+    Raises
+    ------
+    InterpretoptError
+        With ``--record`` and without ``--allow-stale``, when some were: nothing is recorded.
+    """
+    from interpretopt.experiments import report as R
+    from interpretopt.experiments.record import code_changed_message, distrust_changed_runs
+
+    found = {} if since is None else distrust_changed_runs(records, since)
+    if not found:
+        return records, False
+    records = R.reproduce_all(scale, out, papers=args.paper, run=False, command=command, progress=False)
+    if args.record is not None and not args.allow_stale:
+        raise InterpretoptError(f"{code_changed_message(found, rerun)}. Nothing was recorded (--allow-stale "
+                                "records them as stale)")
+    return records, _say_code_changed(found, rerun)
 
 
 def _reproduce_one(args, scale: str, data_dir):
     """``reproduce PAPER/TABLE``: its plan, its runs (the datasets held), its tables beside the paper's and
     cells.csv; ``(cells, failed)``."""
     from interpretopt.experiments import report as R
+    from interpretopt.experiments.record import distrust_changed_runs, file_clock_ns
     from interpretopt.experiments.tables import to_markdown
 
     path = resolve_config_path(args.config)
@@ -609,9 +679,12 @@ def _reproduce_one(args, scale: str, data_dir):
     if not args.no_run:
         _announce(held, out, args.n_jobs, args.force)
     selection = [d.label for d in held.datasets] if held is not config else args.datasets
-    rec = R.reproduce_config(path, scale, out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
-                             data_dir=data_dir, progress=False if args.quiet else None, plots=False,
-                             run=not args.no_run, seed=args.seed, datasets=selection, overrides=args.overrides)
+    since = None if args.no_run else file_clock_ns(out)
+    table = SimpleNamespace(paper=path.parent.name, path=str(path), config=config, out_dir=out)
+    with _checked_when_interrupted(since, lambda: [table], _RERUN_FORCE):
+        rec = R.reproduce_config(path, scale, out, n_jobs=args.n_jobs, scheduler=args.scheduler, force=args.force,
+                                 data_dir=data_dir, progress=False if args.quiet else None, plots=False,
+                                 run=not args.no_run, seed=args.seed, datasets=selection, overrides=args.overrides)
     if rec.run_summary:
         print(cli_words(rec.run_summary))
     _print_problems(rec)
@@ -623,7 +696,8 @@ def _reproduce_one(args, scale: str, data_dir):
         (out / "protocol.md").write_text(f"# Protocol of {args.config}\n\n```text\n{notes}\n```\n")
     _print_cell_summary(rec.cells)
     print(f"(cells: {out / 'cells.csv'})")
-    return rec.cells, bool(rec.n_failed or rec.error)
+    changed = since is not None and _say_code_changed(distrust_changed_runs([rec], since), _RERUN_FORCE)
+    return rec.cells, bool(rec.n_failed or rec.error or changed)
 
 
 def _reproduce_out(args, scale: str) -> Path:

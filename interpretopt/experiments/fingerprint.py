@@ -21,6 +21,10 @@ a manifest into the 16-hex-digit ``code_fingerprint`` stored in every run row. M
 kept per output directory in ``code.json`` (:func:`write_manifests`), so that a later reader
 can name the files that changed (:func:`changed_files`). The modules that only describe
 rows (this one and :mod:`interpretopt.experiments.record`) are never part of a closure.
+
+The runner takes the fingerprint once per invocation (:func:`record_code`) and stamps it on every
+row it writes; the rows written while the code changed are unstamped afterwards by the command line
+(:func:`interpretopt.experiments.record.distrust_runs_changed_during`).
 """
 
 from __future__ import annotations
@@ -315,6 +319,12 @@ def runs_freshness(rows: Any, manifests: dict[str, dict], today: dict[str, dict[
     return out
 
 
+def shown_files(files: list[str], limit: int = 8) -> str:
+    """The files as Markdown code, comma-separated: the first ``limit`` of them, then how many more."""
+    more = f" and {len(files) - limit} more" if len(files) > limit else ""
+    return ", ".join(f"`{f}`" for f in files[:limit]) + more
+
+
 def freshness_note(stale: list[dict], n_rows: int) -> str:
     """One Markdown paragraph naming the stale runs of a table, their commits and the changed files
     ("" when nothing is stale)."""
@@ -323,9 +333,8 @@ def freshness_note(stale: list[dict], n_rows: int) -> str:
     parts = []
     for g in stale:
         at = f" at commit {', '.join(g['commits'])}" if g["commits"] else ""
-        files = g["changed"]
-        shown = ", ".join(f"`{f}`" for f in files[:8]) + (f" and {len(files) - 8} more" if len(files) > 8 else "")
-        parts.append(f"{g['n_runs']} {g['method']} runs{at}, by code that differs from today's in {shown}")
+        parts.append(f"{g['n_runs']} {g['method']} runs{at}, by code that differs from today's in "
+                     f"{shown_files(g['changed'])}")
     n = sum(g["n_runs"] for g in stale)
     return (f"**Stale: {n} of {n_rows} runs were made by other code than today's** ({'; '.join(parts)}). "
             "Their numbers are not what today's code gives; rerun the table to refresh them.")

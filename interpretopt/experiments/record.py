@@ -21,6 +21,13 @@ error message is kept whole); nothing else. What is never recorded: the rows of 
 failed because their dataset's file was not there (:func:`failed_for_missing_data`: they say
 where the data was looked for, not what the code gives), pickled black boxes, joblib caches and
 the artifacts the report does not read.
+
+Runs made while their code changed: the runner stamps every row with the code fingerprint taken when
+it started, so the rows of runs made after an edit of their code (or while a module was half-edited)
+would claim the code of the start. After the runs of ``run``, ``reproduce PAPER/TABLE`` and ``reproduce
+--all``, :func:`distrust_runs_changed_during` unstamps the rows written during the command whose
+fingerprint is no longer that of their code (they then count as stale, made by unknown code); the
+command says so and exits non-zero, and ``--record`` refuses them unless ``--allow-stale``.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from interpretopt.exceptions import InterpretoptError
 
@@ -50,6 +57,10 @@ __all__ = [
     "write_record_rows",
     "failed_for_missing_data",
     "drop_stale_runs",
+    "file_clock_ns",
+    "distrust_runs_changed_during",
+    "distrust_changed_runs",
+    "code_changed_message",
     "planned_tables",
     "finish_record_report",
     "regenerate_command",
@@ -357,23 +368,17 @@ def write_record_rows(records: list, out_dir: str | os.PathLike, scale: str, *,
 def drop_stale_runs(records: list) -> int:
     """Forget the stored runs of each table made by other code than today's (row files and recorded
     rows), so that the next run makes them again; return how many."""
-    from interpretopt.experiments.fingerprint import code_manifest, manifest_fingerprint
     from interpretopt.experiments.results import ResultStore
-
     from interpretopt.experiments.runner import runs_source
 
     n = 0
     for r, _, runs_dir in _table_dirs(records):
         if not getattr(r, "freshness", ""):
             continue
-        src = runs_source(r.config, r.out_dir)[0]
-        today: dict[str, str] = {}
+        now = _code_now(runs_source(r.config, r.out_dir)[0].path)
         rows = []
         for row in ResultStore(runs_dir).rows():
-            m = str(row.get("method"))
-            if m not in today:
-                today[m] = manifest_fingerprint(code_manifest(m, src.path))
-            if row.get("code_fingerprint") != today[m]:
+            if row.get("code_fingerprint") != now(str(row.get("method")))[0]:
                 n += 1
                 (runs_dir / "runs" / f"{row['run_key']}.json").unlink(missing_ok=True)
             else:
@@ -394,6 +399,161 @@ def _rewrite_recorded(folder: Path, keep: set[str]) -> None:
     tmp = folder / f".{ROWS_FILE}.{os.getpid()}.tmp"
     pq.write_table(_encode_rows(rows), tmp, compression="zstd")
     os.replace(tmp, folder / ROWS_FILE)
+
+
+# ----------------------------------------------------------------------------- runs made while their code changed
+
+#: margin below this machine's clock when no file can be made in the runs' folder to read the clock
+#: that stamps its files (a network file system stamps by its server's; FAT rounds to 2 s)
+COARSE_MTIME_NS = 2_000_000_000
+
+
+def _code_now(config_path: str | os.PathLike | None) -> Callable[[str], tuple[str, dict[str, str]]]:
+    """``method -> (fingerprint, manifest)`` of the code of ``method``'s runs now, each computed once
+    (the module index is read again: a module may have been added since it was read)."""
+    from interpretopt.experiments.fingerprint import code_manifest, manifest_fingerprint, module_index
+
+    module_index.cache_clear()
+
+    def now(method: str) -> tuple[str, dict[str, str]]:
+        manifest = code_manifest(method, config_path)
+        return manifest_fingerprint(manifest), manifest
+
+    return lru_cache(maxsize=None)(now)
+
+
+def file_clock_ns(folder: str | os.PathLike) -> int:
+    """Now, in nanoseconds, as the files of ``folder`` are stamped: the earlier of this machine's clock and
+    the mtime of a file made there now (a network file system stamps files by its server's clock, and a
+    coarse one rounds down), so that a file written later never has an earlier mtime. The file is made in
+    ``folder``, or in its nearest existing parent (nothing is left behind); when none can be made, this
+    machine's clock less :data:`COARSE_MTIME_NS`."""
+    import tempfile
+    import time
+
+    now = time.time_ns()
+    at = Path(folder)
+    while not at.is_dir() and at != at.parent:
+        at = at.parent
+    try:
+        fd, tmp = tempfile.mkstemp(dir=at, prefix=".clock.", suffix=".tmp")
+    except OSError:
+        return now - COARSE_MTIME_NS
+    try:
+        return min(now, os.fstat(fd).st_mtime_ns)
+    finally:
+        os.close(fd)
+        os.unlink(tmp)
+
+
+def _stamp_now(now: Callable[[str], tuple[str, dict[str, str]]], method: str) -> tuple[str | None, dict | None, str]:
+    """``(fingerprint, manifest, "")`` of ``method``'s code now, or ``(None, None, why)`` when it does not read
+    (a half-edited module that does not parse, a config that is not YAML)."""
+    try:
+        return (*now(method), "")
+    except Exception as e:  # whatever the edit broke, the code of today cannot vouch for a row
+        first = str(e).splitlines()[0] if str(e) else ""
+        return None, None, f"(the code does not read now: {type(e).__name__}: {first})"
+
+
+def distrust_runs_changed_during(out_dir: str | os.PathLike, config_path: str | os.PathLike | None,
+                                 since_ns: int) -> list[dict]:
+    """Unstamp the rows of ``<out_dir>/runs/*.json`` written since ``since_ns`` whose ``code_fingerprint`` is
+    not the fingerprint of their method's code now; return one group per (method, stored fingerprint):
+    ``{"method", "fingerprint", "n_runs", "runs", "changed"}``.
+
+    The runner takes a method's fingerprint once, when it starts (:func:`~.fingerprint.record_code`), and
+    stamps it on every row it writes. A module edited while it runs is imported by the runs that start
+    after (a new worker process, a module imported late), whose rows still carry the starting
+    fingerprint; which file changed when, and which run read it, is not known (a config is read once, so
+    an edit of it does not reach the runs that follow, but it is treated alike). A row written during
+    the invocation (file mtime ``>= since_ns``, taken with :func:`file_clock_ns` just before the runs)
+    whose fingerprint is not today's may have been made by the old code, the new or a half-edited file:
+    its ``code_fingerprint`` is set to None (the row file is rewritten as
+    :meth:`~.results.ResultStore.write` writes it), which :func:`~.fingerprint.runs_freshness` reports
+    as stale, made by unknown code. ``changed`` names the files that differ between the stored manifest
+    (``code.json``) and today's.
+
+    Untouched: rows written before ``since_ns``, rows whose fingerprint is today's (made by today's code,
+    or by a process started after the edit), rows without one (already of unknown code). Limits: an edit
+    reverted before this is called leaves today's fingerprint equal to the stored one, and is not seen;
+    every row written since ``since_ns`` that is not today's is unstamped, those made before the edit too
+    (when the edit happened is not known; they are stale anyway), and so are the rows that another
+    process running other code (another checkout) writes into the same folder meanwhile, and a row
+    written in the same tick of a coarse file clock just before ``since_ns``.
+    """
+    from interpretopt.experiments.fingerprint import changed_files, read_manifests
+    from interpretopt.experiments.results import ResultStore
+
+    store = ResultStore(out_dir)
+    if not store.runs_dir.is_dir():
+        return []
+    now, stored = _code_now(config_path), read_manifests(out_dir)
+    groups: dict[tuple[str, str], dict] = {}
+    for path in sorted(store.runs_dir.glob("*.json")):
+        row = store._read_row(path) if _mtime_ns(path) >= since_ns else None
+        fp = row.get("code_fingerprint") if row is not None else None
+        if not (isinstance(fp, str) and fp):
+            continue
+        method = str(row.get("method"))
+        fp_now, manifest_now, why = _stamp_now(now, method)
+        if fp == fp_now:
+            continue
+        store.write({**row, "code_fingerprint": None})
+        files = stored.get(fp, {}).get("files")
+        changed = [why] if why else changed_files(files, manifest_now) if files else ["(unknown: no code manifest)"]
+        g = groups.setdefault((method, fp), {"method": method, "fingerprint": fp, "n_runs": 0, "runs": [],
+                                             "changed": changed})
+        g["n_runs"] += 1
+        g["runs"].append(str(row.get("run_name")))
+    if groups and (Path(out_dir) / "results.parquet").is_file():
+        store.consolidate()
+    return list(groups.values())
+
+
+def _mtime_ns(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:  # removed meanwhile
+        return -1
+
+
+def distrust_changed_runs(records: list, since_ns: int) -> dict[str, list[dict]]:
+    """:func:`distrust_runs_changed_during` on the runs folder of every table of ``records`` (once per folder,
+    with the config that plans its runs); ``{"<paper>/<table that plans the runs>": groups}`` of those with some."""
+    from interpretopt.experiments.runner import runs_source
+
+    found: dict[str, list[dict]] = {}
+    seen: set[Path] = set()
+    for r in records:
+        if r.config is None:
+            continue
+        try:
+            src, runs_dir = runs_source(r.config, r.out_dir)
+        except InterpretoptError:  # its source config no longer loads: that table's own record covers the folder
+            continue
+        if Path(runs_dir).resolve() in seen:
+            continue
+        seen.add(Path(runs_dir).resolve())
+        groups = distrust_runs_changed_during(runs_dir, src.path, since_ns)
+        if groups:
+            found[f"{r.paper}/{r.config.runs_from or Path(r.path).stem}"] = groups
+    return found
+
+
+def code_changed_message(found: dict[str, list[dict]], rerun: str) -> str:
+    """What :func:`distrust_changed_runs` found, in one message: per table, how many runs and which files
+    changed; that their rows are now marked as made by unknown code; then ``rerun`` (what to run)."""
+    from interpretopt.experiments.fingerprint import shown_files
+
+    parts = []
+    for table, groups in found.items():
+        n = sum(g["n_runs"] for g in groups)
+        files = sorted({f for g in groups for f in g["changed"]})
+        parts.append(f"{n} run(s) of {table} made while {shown_files(files)} changed")
+    return ("the code of a table changed while this command ran its runs: " + "; ".join(parts) + ". These runs "
+            "may have run the old code, the new or a half-edited file, so their rows are now marked as made by "
+            f"unknown code (stale), not by the code they were stamped with. {rerun}")
 
 
 # ----------------------------------------------------------------------------- the record's report

@@ -231,6 +231,59 @@ def test_value_guard_without_a_record_says_what_to_give(tmp_path):
         REC.moved_cells_against(_cells({"a": 1.0}), tmp_path)
 
 
+# ----------------------------------------------------------------------------- code changed during the runs
+
+
+def _stamps(folder: Path) -> dict[int, str | None]:
+    return {r["k"] * 10 + r["rep"]: r["code_fingerprint"] for r in
+            (json.loads(p.read_text()) for p in (folder / "runs").glob("*.json"))}
+
+
+def test_rows_written_while_their_code_changed_are_unstamped(tmp_path):
+    # regression: the runner stamps every row with the fingerprint taken when it started; rows of runs
+    # made after an edit of their code carried the old one, and a half-edited module's rows were recorded
+    import os
+
+    from interpretopt.experiments.config import load_config
+    from interpretopt.experiments.fingerprint import method_fingerprints
+
+    path = tmp_path / "c.yaml"
+    path.write_text("name: c\nmethod: noop\nparams: {k: [1, 2]}\ndatasets: [breast_cancer]\nrepetitions: 1\n")
+    folder = tmp_path / "out"
+    R.run_experiment(load_config(path), out_dir=folder, progress=False)  # before the invocation
+    for p in (folder / "runs").glob("*.json"):
+        os.utime(p, ns=(p.stat().st_atime_ns, p.stat().st_mtime_ns - 10**10))
+    since = REC.file_clock_ns(folder)
+    old = method_fingerprints(load_config(path))["noop"][0]
+    # the invocation: one run (k=3) stamped with the code of its start; then the config's runs part is
+    # edited, and a process started after the edit stores two runs of its own (today's code)
+    R.run_experiment(load_config(path, overrides=["k=[1, 2, 3]"]), out_dir=folder, progress=False)
+    path.write_text(path.read_text().replace("repetitions: 1", "repetitions: 2"))
+    R.run_experiment(load_config(path), out_dir=folder, progress=False)
+    new = method_fingerprints(load_config(path))["noop"][0]
+    assert _stamps(folder) == {10: old, 20: old, 30: old, 11: new, 21: new}
+    found = REC.distrust_runs_changed_during(folder, path, since)
+    assert [(g["method"], g["fingerprint"], g["n_runs"], g["changed"]) for g in found] == [
+        ("noop", old, 1, ["config:c.yaml"])]
+    # before the invocation: stale, but known to be the old code's; today's: untouched
+    assert _stamps(folder) == {10: old, 20: old, 30: None, 11: new, 21: new}
+    assert read_results(folder)["code_fingerprint"].isna().sum() == 1
+    assert pd.read_parquet(folder / "results.parquet")["code_fingerprint"].isna().sum() == 1
+    assert REC.distrust_runs_changed_during(folder, path, since) == []  # nothing left to distrust
+
+
+def test_rows_are_unstamped_when_the_code_does_not_read_after_the_runs(tmp_path):
+    from interpretopt.experiments.config import load_config
+
+    path = tmp_path / "c.yaml"
+    path.write_text("name: c\nmethod: noop\ndatasets: [breast_cancer]\n")
+    since = REC.file_clock_ns(tmp_path / "out")
+    R.run_experiment(load_config(path), out_dir=tmp_path / "out", progress=False)
+    path.write_text("name: c\nmethod: [noop\n")  # half-edited
+    (found,) = REC.distrust_runs_changed_during(tmp_path / "out", path, since)
+    assert found["n_runs"] == 1 and found["changed"][0].startswith("(the code does not read now: ")
+
+
 # ----------------------------------------------------------------------------- the committed record
 
 
@@ -347,6 +400,94 @@ def test_cli_stale_runs_refused_allowed_or_rerun(project, monkeypatch, capsys):
     assert "- imd/t1: **Stale" in (project / "docs" / "reproduction.md").read_text()
     assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet", "--rerun-stale") == 0
     assert len(calls) == 3 and "Stale" not in (project / "records" / "smoke" / "REPORT.md").read_text()
+
+
+def _editing_on_first_run(monkeypatch, path: Path, interrupt_at: int | None = None) -> list[str]:
+    """``run_dummy_tree`` counted, and editing the runs part of ``path`` while its first run runs (and
+    interrupted by Ctrl-C at call ``interrupt_at``)."""
+    calls = []
+    real = _builtin.run_dummy_tree
+
+    def run(ctx):
+        if not calls:
+            path.write_text(path.read_text().replace("repetitions: 2\n", "repetitions: 3\n"))
+        calls.append(ctx.run_name)
+        if len(calls) == interrupt_at:
+            raise KeyboardInterrupt
+        return real(ctx)
+
+    monkeypatch.setattr(_builtin, "run_dummy_tree", run)
+    return calls
+
+
+def _row_stamps(folder: Path) -> list:
+    return [json.loads(p.read_text())["code_fingerprint"] for p in sorted((folder / "runs").glob("*.json"))]
+
+
+def test_cli_record_refuses_runs_made_while_their_code_changed(project, monkeypatch, capsys):
+    # regression: the config (in the table's code) edited during the first run of imd/t1; its row claimed the
+    # code the invocation started with (the runner stamps the fingerprint taken at its start on every row)
+    from tests.instances import run_cli as _cli
+
+    calls = _editing_on_first_run(monkeypatch, project / "configs" / "imd" / "t1.yaml")
+    rec = project / "records" / "smoke"
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet") == 2
+    err = capsys.readouterr().err
+    assert "the code of a table changed while this command ran its runs: 1 run(s) of imd/t1 made while " \
+           "`config:imd/t1.yaml` changed" in err and "crl/t1" not in err
+    assert "marked as made by unknown code (stale)" in err and "Nothing was recorded" in err
+    assert "`interpretopt reproduce --all --scale smoke --record records/smoke --rerun-stale`" in err
+    assert not list(rec.glob("**/" + REC.ROWS_FILE)) and not (rec / REC.RECORD_FILE).exists()
+    assert _row_stamps(rec / "imd" / "t1") == [None] and _row_stamps(rec / "crl" / "t1") != [None]
+    report = (rec / "REPORT.md").read_text()
+    assert "**Stale: 1 of 1 runs" in report and "(unknown: no code manifest)" in report
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet", "--rerun-stale") == 0
+    assert len(calls) == 3 and "Stale" not in (rec / "REPORT.md").read_text()
+    assert "changed while" not in capsys.readouterr().err
+    assert all(isinstance(r["code_fingerprint"], str) for r in REC.record_rows(rec / "imd" / "t1"))
+
+
+def test_cli_record_allow_stale_records_runs_made_while_their_code_changed_as_stale(project, monkeypatch, capsys):
+    from tests.instances import run_cli as _cli
+
+    _editing_on_first_run(monkeypatch, project / "configs" / "imd" / "t1.yaml")
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet", "--allow-stale") == 1
+    assert "1 run(s) of imd/t1 made while `config:imd/t1.yaml` changed" in capsys.readouterr().err
+    rec = project / "records" / "smoke"
+    assert [r["code_fingerprint"] for r in REC.record_rows(rec / "imd" / "t1")] == [None]
+    assert "**Stale: 1 of 1 runs" in (rec / "REPORT.md").read_text()
+
+
+@pytest.mark.parametrize("argv", [["reproduce", "imd/t1"], ["run", "configs/imd/t1.yaml"]])
+def test_cli_one_table_says_its_runs_were_made_while_their_code_changed(project, monkeypatch, capsys, argv):
+    from tests.instances import run_cli as _cli
+
+    _editing_on_first_run(monkeypatch, project / "configs" / "imd" / "t1.yaml")
+    assert _cli(*argv, "--smoke", "--out", "out", "--quiet") == 1
+    err = capsys.readouterr().err
+    assert f"1 run(s) of {argv[1]} made while `config:imd/t1.yaml` changed" in err
+    assert "Rerun them: the same command with --force" in err
+    assert _row_stamps(project / "out") == [None]
+    assert _cli(*argv, "--smoke", "--out", "out", "--quiet", "--force") == 0
+    assert "changed while" not in capsys.readouterr().err and _row_stamps(project / "out") != [None]
+
+
+@pytest.mark.parametrize("argv, table, rerun", [
+    (["run", "configs/imd/t1.yaml", "--out", "out"], "configs/imd/t1.yaml", "the same command with --force"),
+    (["reproduce", "imd/t1", "--out", "out"], "imd/t1", "the same command with --force"),
+    (["reproduce", "--all", "--smoke", "--out", "out"], "imd/t1", "`interpretopt reproduce --all --scale smoke "
+                                                                   "--out out --rerun-stale`"),
+])
+def test_cli_interrupted_runs_are_checked_for_a_code_change(project, monkeypatch, capsys, argv, table, rerun):
+    from tests.instances import run_cli as _cli
+
+    # full scale: imd/t1 plans 4 runs; smoke: imd/t1's run, then crl/t1's
+    _editing_on_first_run(monkeypatch, project / "configs" / "imd" / "t1.yaml", interrupt_at=2)
+    assert _cli(*argv, "--quiet") == 130
+    err = capsys.readouterr().err
+    assert f"1 run(s) of {table} made while `config:imd/t1.yaml` changed" in err and rerun in err
+    assert "interrupted: finished runs are stored" in err
+    assert _row_stamps(project / "out" / "imd" / "t1" if "--all" in argv else project / "out") == [None]
 
 
 @pytest.mark.parametrize("argv, message", [
