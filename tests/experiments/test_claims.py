@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -50,6 +51,34 @@ def test_a_headline_number_far_from_the_papers_is_not_reproduced():
     got = _by_key(C.evaluate_claims({"abbr/table2": _abbr(0.70, 0.60)}, scale="reduced", papers=["abbr"]))
     assert got["abbr.best_rule_list"].verdict == "not reproduced"
     assert got["abbr.checklists_slightly_lower"].verdict == "not reproduced"  # a gap of 0.1 is not slight
+
+
+def _table4(gain: float, n_splits: int = 8) -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    rows = []
+    for ds in ("adult", "heloc"):
+        for rep in range(n_splits):
+            base = 0.7 + 0.05 * rng.random()
+            rows += [{"dataset": ds, "rep": rep, "label": "baseline p=0.5", "abbr_at_s": base, "run_status": "ok"},
+                     {"dataset": ds, "rep": rep, "label": "baseline p=0.9", "abbr_at_s": float("nan"),
+                      "run_status": "ok"},
+                     {"dataset": ds, "rep": rep, "label": "rule list L=4 M=3", "run_status": "ok",
+                      "abbr_at_s": base + gain + 0.01 * rng.standard_normal()}]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("gain, verdict", [(0.1, "reproduced"), (0.0, "not reproduced"), (-0.1, "not reproduced")])
+def test_abbr_rule_list_against_the_baseline_is_a_paired_test_per_dataset(gain, verdict):
+    got = _by_key(C.evaluate_claims({"abbr/table4": _table4(gain)}, scale="full", papers=["abbr"]))
+    res = got["abbr.beats_baseline"]
+    assert res.verdict == verdict and "adult" in res.detail and "heloc" in res.detail and "8 splits" in res.detail
+
+
+def test_abbr_baseline_claim_needs_both_searches():
+    df = _table4(0.1)
+    got = _by_key(C.evaluate_claims({"abbr/table4": df[df["label"] != "baseline p=0.5"]}, scale="full",
+                                    papers=["abbr"]))
+    assert got["abbr.beats_baseline"].verdict == "not testable"
 
 
 def test_a_claim_without_its_runs_is_not_testable_and_says_why():
