@@ -64,6 +64,18 @@ def rule_pool(seed, n=120, J=6):
     return pack_bool(cov), y
 
 
+def ranked_pair_pool(seed: int, n: int = 200):
+    """A small ABBR instance: ``n`` rows of 3 normal and 2 three-valued features, ranks of a noisy linear
+    score of them, and the pool of pair rules at 3 thresholds a feature. Returns ``(pool, ranks)``."""
+    from interpretopt.evaluation.abbr import rank_scores
+    from interpretopt.heuristics.abbr_search import discrete_mask, pair_rule_pool
+
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.normal(size=(n, 3)), rng.integers(0, 3, size=(n, 2))]).astype(float)
+    ranks = rank_scores(X[:, 0] + 0.7 * X[:, 3] + 0.3 * rng.normal(size=n))
+    return pair_rule_pool(X, ranks, discrete_mask(X), n_thresholds=3), ranks
+
+
 def run_cli(*argv) -> int:
     """Build the experiment subcommands of ``interpretopt`` and run one (arguments as strings)."""
     import argparse
@@ -76,10 +88,35 @@ def run_cli(*argv) -> int:
     return args.func(args)
 
 
-def write_demo_configs(root, table: str, papers=("imd", "crl")):
+def demo_table(values: dict[str, str], *, notes: str = "", runs: str = "", caption: str | None = None,
+               source: str | None = None, after: str = "") -> str:
+    """The config template of a demo paper table, for :func:`write_demo_configs`: ``dummy_tree`` at max_depth
+    1 and 2 on breast_cancer, 2 repetitions, and one table ``table1`` of accuracy by max_depth beside the
+    published ``values`` (per dataset, a YAML flow mapping of column to value).
+
+    ``notes``: comment lines before the config (its protocol notes); ``runs``: more top-level lines after
+    ``repetitions`` (``smoke:``, ``reduced:``, ``preset:``); ``caption`` and ``source``: the table's caption
+    and its reference's source, when given; ``after``: what follows the table (``plots:``). Text is given as
+    it is in the file (lines ending in a newline); only ``{name}`` and ``{paper}`` are left to fill.
+    """
+
+    def literal(text: str) -> str:  # YAML flow mappings, not format fields
+        return text.replace("{", "{{").replace("}", "}}")
+
+    table = ["tables:", "  - name: table1"]
+    table += [f'    caption: "{caption}"'] if caption is not None else []
+    table += ["    metric: accuracy", "    columns: [max_depth]", "    reference:"]
+    table += [f'      source: "{source}"'] if source is not None else []
+    table += ["      values:", *(f"        {dataset}: {cells}" for dataset, cells in values.items())]
+    return (literal(notes) + "name: {name}\ndescription: demo table of {paper}\nmethod: dummy_tree\n"
+            "params: {{max_depth: [1, 2]}}\ndatasets: [breast_cancer]\nrepetitions: 2\n"
+            + literal(runs + "\n".join(table) + "\n" + after))
+
+
+def write_demo_configs(root, table: str, papers=("imd", "crl"), stem: str = "t1"):
     """A ``configs/`` folder under ``root``: the shipped solver presets and, per paper, one table
-    ``<paper>/t1.yaml`` made from the config template ``table`` (``{name}`` and ``{paper}`` filled in).
-    Returns the folder."""
+    ``<paper>/<stem>.yaml`` made from the config template ``table`` (:func:`demo_table` makes one) with
+    ``{name}`` filled in as ``<paper>_<stem>`` and ``{paper}`` as the paper. Returns the folder."""
     import shutil
     from pathlib import Path
 
@@ -87,5 +124,5 @@ def write_demo_configs(root, table: str, papers=("imd", "crl")):
     shutil.copytree(Path(__file__).resolve().parents[1] / "configs" / "solvers", configs / "solvers")
     for paper in papers:
         (configs / paper).mkdir()
-        (configs / paper / "t1.yaml").write_text(table.format(name=f"{paper}_t1", paper=paper))
+        (configs / paper / f"{stem}.yaml").write_text(table.format(name=f"{paper}_{stem}", paper=paper))
     return configs

@@ -30,6 +30,18 @@ def _grid(n_axes: int) -> str:
     return "{" + ", ".join(f"a{i}: [0,1,2,3,4,5,6,7,8,9]" for i in range(n_axes)) + "}"
 
 
+def _table_named(name: str) -> str:
+    return OK + f"tables: [{{name: {name}, metric: value}}]\n"
+
+
+def _plot_named(name: str) -> str:
+    return OK + f"plots: [{{name: {name}, kind: bar, x: dataset, y: value}}]\n"
+
+
+def _preset(preset: str) -> str:
+    return f"name: p\nmethod: noop\ndatasets: [breast_cancer]\npreset: {preset}\n"
+
+
 YAML = [
     # duplicate keys (YAML keeps the last one silently)
     ("duplicate top-level key", OK + "seed: 1\nseed: 2\n", r"duplicate key 'seed' at line 5 \(first given at line 4\)"),
@@ -42,23 +54,19 @@ YAML = [
     ("duplicate split key", OK + "split:\n  test_size: 0.2\n  test_size: 0.3\n", r"duplicate key 'test_size'"),
     ("duplicate key in smoke", OK + "smoke:\n  repetitions: 1\n  repetitions: 2\n", r"duplicate key 'repetitions'"),
     # paths that would leave their root
-    ("table name up four levels", OK + "tables: [{name: ../../../../x, metric: value}]\n",
+    ("table name up four levels", _table_named("../../../../x"),
      r"tables\[0\]\.name: table name '\.\./\.\./\.\./\.\./x' is not a plain file name"),
-    ("table name absolute", OK + "tables: [{name: /tmp/x, metric: value}]\n", r"table name '/tmp/x'"),
-    ("table name dot-dot", OK + "tables: [{name: '..', metric: value}]\n", r"table name '\.\.'"),
-    ("table name hidden", OK + "tables: [{name: .bashrc, metric: value}]\n", r"table name '\.bashrc'"),
-    ("table name backslash", OK + "tables: [{name: '..\\x', metric: value}]\n", r"table name '\.\.\\\\x'"),
-    ("table name in a folder", OK + "tables: [{name: sub/t, metric: value}]\n", r"table name 'sub/t'"),
-    ("plot name up", OK + "plots: [{name: ../../p, kind: bar, x: dataset, y: value}]\n",
-     r"plots\[0\]\.name: plot name '\.\./\.\./p'"),
-    ("plot name absolute", OK + "plots: [{name: /tmp/p, kind: bar, x: dataset, y: value}]\n", r"plot name '/tmp/p'"),
-    ("preset up three levels", "name: p\nmethod: noop\ndatasets: [breast_cancer]\npreset: ../../..\n",
-     r"preset: preset '\.\./\.\./\.\.' is not a plain file name"),
-    ("preset absolute", "name: p\nmethod: noop\ndatasets: [breast_cancer]\npreset: /etc/passwd\n",
-     r"preset '/etc/passwd' is not a plain file name"),
-    ("preset through solvers", "name: p\nmethod: noop\ndatasets: [breast_cancer]\npreset: x/../../smoke\n",
-     r"preset 'x/\.\./\.\./smoke'"),
-    ("preset dot-dot", "name: p\nmethod: noop\ndatasets: [breast_cancer]\npreset: '..'\n", r"preset '\.\.'"),
+    ("table name absolute", _table_named("/tmp/x"), r"table name '/tmp/x'"),
+    ("table name dot-dot", _table_named("'..'"), r"table name '\.\.'"),
+    ("table name hidden", _table_named(".bashrc"), r"table name '\.bashrc'"),
+    ("table name backslash", _table_named("'..\\x'"), r"table name '\.\.\\\\x'"),
+    ("table name in a folder", _table_named("sub/t"), r"table name 'sub/t'"),
+    ("plot name up", _plot_named("../../p"), r"plots\[0\]\.name: plot name '\.\./\.\./p'"),
+    ("plot name absolute", _plot_named("/tmp/p"), r"plot name '/tmp/p'"),
+    ("preset up three levels", _preset("../../.."), r"preset: preset '\.\./\.\./\.\.' is not a plain file name"),
+    ("preset absolute", _preset("/etc/passwd"), r"preset '/etc/passwd' is not a plain file name"),
+    ("preset through solvers", _preset("x/../../smoke"), r"preset 'x/\.\./\.\./smoke'"),
+    ("preset dot-dot", _preset("'..'"), r"preset '\.\.'"),
     ("runs_from a path", OK + "runs_from: ../other/table1\n", r"runs_from: expected the file stem"),
     ("config name a path", "name: ../../x\nmethod: noop\ndatasets: [breast_cancer]\n", r"must not contain '/'"),
     ("dataset data_dir option", "name: d\nmethod: noop\ndatasets: [{name: adult, options: {data_dir: /etc}}]\n",

@@ -199,21 +199,15 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
     _add_run_options(p)
     p.set_defaults(func=cmd_run)
 
-    p = subparsers.add_parser("table", help="print and write the tables of an experiment from its results")
-    p.add_argument("config", metavar="CONFIG", help=_CONFIG_HELP)
-    p.add_argument("--out", default=None, metavar="DIR", help=_OUT_HELP.format(what="read the results from and "
-                                                                                    "write <DIR>/tables to"))
-    _add_scale_options(p)
+    p = _add_results_command(subparsers, "table", "print and write the tables of an experiment from its results",
+                             writes="tables")
     p.add_argument("--format", default="markdown", choices=["markdown", "latex", "csv"],
                    help="what to print (default markdown); all three are written under <out>/tables")
     p.add_argument("--name", default=None, metavar="TABLE", help="only this table")
     p.set_defaults(func=cmd_table)
 
-    p = subparsers.add_parser("plot", help="write the plots of an experiment (PNG, SVG) from its results")
-    p.add_argument("config", metavar="CONFIG", help=_CONFIG_HELP)
-    p.add_argument("--out", default=None, metavar="DIR", help=_OUT_HELP.format(what="read the results from and "
-                                                                                    "write <DIR>/plots to"))
-    _add_scale_options(p)
+    p = _add_results_command(subparsers, "plot", "write the plots of an experiment (PNG, SVG) from its results",
+                             writes="plots")
     p.add_argument("--name", default=None, metavar="PLOT", help="only this plot")
     p.set_defaults(func=cmd_plot)
 
@@ -234,6 +228,17 @@ def add_experiment_commands(subparsers, *, include_list: bool | None = None) -> 
         p = subparsers.add_parser("list", help="list configs")
         p.add_argument("what", choices=["configs"], help="configs: every config with its method and runs")
         p.set_defaults(func=cmd_list)
+
+
+def _add_results_command(subparsers, name: str, help: str, *, writes: str) -> argparse.ArgumentParser:
+    """A sub-command made from the stored results of CONFIG (``table``, ``plot``): its CONFIG, ``--out`` (read
+    from, with the output written to ``<DIR>/<writes>``) and scale options."""
+    p = subparsers.add_parser(name, help=help)
+    p.add_argument("config", metavar="CONFIG", help=_CONFIG_HELP)
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help=_OUT_HELP.format(what=f"read the results from and write <DIR>/{writes} to"))
+    _add_scale_options(p)
+    return p
 
 
 def _add_record_options(p: argparse.ArgumentParser) -> None:

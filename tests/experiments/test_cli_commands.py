@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -11,36 +10,21 @@ import pytest
 
 from interpretopt.experiments.cli_commands import resolve_config_path
 from interpretopt.experiments.results import read_results
+from tests.instances import demo_table, write_demo_configs
 from tests.instances import run_cli as _cli
 
 REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
+TABLE = demo_table({"breast_cancer": '{"1": 0.5, "2": 0.99}'}, runs="preset: highs_fast\n",
+                   source="Demo et al. (2020), Table 1",
+                   after="plots:\n  - {name: acc, kind: line, x: max_depth, y: accuracy}\n")
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    """A working directory with configs/ (solver presets and one paper table)."""
-    root = tmp_path / "configs"
-    shutil.copytree(REPO_CONFIGS / "solvers", root / "solvers")
-    (root / "demo").mkdir()
-    (root / "demo" / "table1.yaml").write_text(textwrap.dedent("""
-        name: demo_table1
-        description: demo table
-        method: dummy_tree
-        params: {max_depth: [1, 2]}
-        datasets: [breast_cancer]
-        repetitions: 2
-        preset: highs_fast
-        tables:
-          - name: table1
-            metric: accuracy
-            columns: [max_depth]
-            reference:
-              source: "Demo et al. (2020), Table 1"
-              values:
-                breast_cancer: {"1": 0.5, "2": 0.99}
-        plots:
-          - {name: acc, kind: line, x: max_depth, y: accuracy}
-    """))
+    """A working directory with configs/ (solver presets and one paper table, demo/table1)."""
+    write_demo_configs(tmp_path, TABLE, papers=("demo",), stem="table1")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

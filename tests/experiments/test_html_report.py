@@ -11,27 +11,15 @@ import pytest
 
 from interpretopt.experiments import report as R
 from interpretopt.experiments.html_report import VERDICT_FILTERS, render_html
-from tests.instances import write_demo_configs
+from tests.instances import demo_table, write_demo_configs
 
 
-TABLE = """
-# Protocol: Demo et al. (2020), Section 5.
-name: {name}
-description: demo table of {paper}
-method: dummy_tree
-params: {{max_depth: [1, 2]}}
-datasets: [breast_cancer]
-repetitions: 2
-smoke: {{repetitions: 1, max_grid: 1}}
-tables:
-  - name: table1
-    caption: "Accuracy over the 2 repetitions"
-    metric: accuracy
-    columns: [max_depth]
-    reference:
-      values:
-        breast_cancer: {{"1": {{value: 0.90, std: 0.05}}, "2": 0.10}}
-        juvenile: {{"1": 0.8}}
+TABLE = demo_table(
+    {"breast_cancer": '{"1": {value: 0.90, std: 0.05}, "2": 0.10}', "juvenile": '{"1": 0.8}'},
+    notes="# Protocol: Demo et al. (2020), Section 5.\n",
+    runs="smoke: {repetitions: 1, max_grid: 1}\n",
+    caption="Accuracy over the 2 repetitions",
+    after="""\
 plots:
   - name: acc_by_depth
     kind: bar
@@ -39,7 +27,7 @@ plots:
     y: accuracy
     hue: max_depth
     formats: [png]
-"""
+""")
 
 
 @pytest.fixture(scope="module")

@@ -13,31 +13,16 @@ from interpretopt.experiments import report as R
 from interpretopt.experiments.config import load_config, parse_config
 from interpretopt.experiments.fingerprint import config_runs_hash
 from tests.instances import run_cli as _cli
-from tests.instances import write_demo_configs
+from tests.instances import demo_table, write_demo_configs
 
 
-TABLE = """
-# Protocol: Demo et al. (2020), Section 5.
-# - data: breast cancer as published; 2 repetitions (Table 1).
-name: {name}
-description: demo table of {paper}
-method: dummy_tree
-params: {{max_depth: [1, 2]}}
-datasets: [breast_cancer]
-repetitions: 2
-smoke: {{repetitions: 1, max_grid: 1}}
-reduced: {{repetitions: 1}}
-tables:
-  - name: table1
-    metric: accuracy
-    columns: [max_depth]
-    reference:
-      source: "Demo et al. (2020), Table 1"
-      values:
-        breast_cancer: {{"1": {{value: 0.90, std: 0.5}}, "2": {{value: 0.10, std: 0.0}}}}
-        juvenile: {{"1": 0.8}}
-        imaginary: {{"1": 0.8}}
-"""
+TABLE = demo_table(
+    {"breast_cancer": '{"1": {value: 0.90, std: 0.5}, "2": {value: 0.10, std: 0.0}}',
+     "juvenile": '{"1": 0.8}', "imaginary": '{"1": 0.8}'},
+    notes="# Protocol: Demo et al. (2020), Section 5.\n"
+          "# - data: breast cancer as published; 2 repetitions (Table 1).\n",
+    runs="smoke: {repetitions: 1, max_grid: 1}\nreduced: {repetitions: 1}\n",
+    source="Demo et al. (2020), Table 1")
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import pytest
 from interpretopt.evaluation import abbr as A
 from interpretopt.formulations import abbr_certify as F
 from interpretopt.heuristics import abbr_search as H
+from tests.instances import ranked_pair_pool
 
 solvers = pytest.importorskip("interpretopt.solvers")
 
@@ -49,11 +50,7 @@ def test_certify_equals_brute_force_on_tiny_pools(seed):
 
 
 def test_certify_at_least_annealing_on_same_pool():
-    rng = np.random.default_rng(11)
-    n = 200
-    X = np.column_stack([rng.normal(size=(n, 3)), rng.integers(0, 3, size=(n, 2))]).astype(float)
-    ranks = A.rank_scores(X[:, 0] + 0.7 * X[:, 3] + 0.3 * rng.normal(size=n))
-    pool = H.pair_rule_pool(X, ranks, H.discrete_mask(X), n_thresholds=3)
+    pool, ranks = ranked_pair_pool(11)
     order = np.argsort(-pool.abbr)[:12]
     small = pool.subset(order)
     for s in (0.1, 0.2):

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from interpretopt.evaluation import abbr as A
 from interpretopt.exceptions import InputError
 from interpretopt.heuristics import abbr_search as H
+from tests.instances import ranked_pair_pool
 
 
 def _data(n=300, seed=0):
@@ -253,11 +254,7 @@ def test_annealing_against_greedy_and_random_walk_at_equal_steps():
 
 
 def test_abbr_annealing_starts_from_the_M_highest_abbr_rules():
-    rng = np.random.default_rng(3)
-    n = 200
-    X = np.column_stack([rng.normal(size=(n, 3)), rng.integers(0, 3, size=(n, 2))]).astype(float)
-    ranks = A.rank_scores(X[:, 0] + 0.7 * X[:, 3] + 0.3 * rng.normal(size=n))
-    pool = H.pair_rule_pool(X, ranks, H.discrete_mask(X), n_thresholds=3)
+    pool, ranks = ranked_pair_pool(3)
     res = H.anneal_rule_list(pool, ranks, 0.2, 4, n_iter=20, rng=np.random.default_rng(0))
     ab = np.array([A.abbr(pool.cover(i), ranks) for i in range(len(pool))])
     init_abbr = np.sort(ab[list(res.init_rules)])[::-1]

@@ -485,12 +485,7 @@ def test_brcg_diff_predicts_where_the_two_rule_sets_differ():
 def test_refinement_splits_every_impure_diff_leaf_once():
     """IMD_{h+1}: each impure leaf taking part in a diff region gains one split (by its own
     model's best split); pure leaves and leaves outside diff regions stay leaves."""
-    from interpretopt.heuristics.jst import (
-        best_split,
-        diff_regions,
-        grow_joint_tree,
-        refine,
-    )
+    from interpretopt.heuristics.jst import best_split, diff_regions, grow_joint_tree, refine
 
     rng = np.random.default_rng(4)
     X = rng.normal(size=(600, 3))
