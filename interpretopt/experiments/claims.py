@@ -144,6 +144,10 @@ def _abbr_checklists_slightly_lower(runs: dict) -> ClaimResult:
 
 
 
+#: fewest paired splits of a dataset for the signed-rank test (0.5 ** 5 = 0.031 < 0.05)
+_MIN_PAIRED_SPLITS = 5
+
+
 def _abbr_beats_baseline(runs: dict) -> ClaimResult:
     """Rule List Search against the globally-consistent-rule baseline at p = 0.5 (Table 4): held-out ABBR at
     s per split, paired by dataset and split; one-sided Wilcoxon signed-rank test per dataset."""
@@ -157,11 +161,14 @@ def _abbr_beats_baseline(runs: dict) -> ClaimResult:
     parts, wins = [], 0
     for dataset, g in m[[ours, base]].dropna().groupby(level="dataset"):
         d = g[ours] - g[base]
-        p = float(wilcoxon(d, alternative="greater").pvalue) if len(d) > 1 and d.any() else math.nan
+        if len(d) < _MIN_PAIRED_SPLITS:  # the signed-rank test cannot reach 0.05 on fewer
+            continue
+        p = float(wilcoxon(d, alternative="greater").pvalue) if d.any() else 1.0
         wins += bool(d.mean() > 0 and p < 0.05)
         parts.append(f"{dataset} {d.mean():+.3f} (p = {p:.2g}, {len(d)} splits)")
     if not parts:
-        raise _Missing("no split where both ran")
+        raise _Missing(f"no dataset with {_MIN_PAIRED_SPLITS} or more splits where both ran (a one-sided "
+                       "signed-rank test needs 5 to reach p < 0.05)")
     return _verdict(wins == len(parts), f"rule list minus baseline p = 0.5, held-out ABBR at s = 0.1: "
                                         f"{'; '.join(parts)} (reproduced when higher with one-sided Wilcoxon "
                                         "p < 0.05 on every dataset)")
