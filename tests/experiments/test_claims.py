@@ -43,8 +43,22 @@ def test_abbr_headline_numbers_are_cells_judged_by_the_rule():
     assert got["abbr.checklists_slightly_lower"].verdict == "reproduced"
     cells = C.claim_cells(ev, scale="reduced")
     assert list(cells.columns) == list(CELL_COLUMNS)
-    assert set(cells["row"]) == {"best_rule_list", "best_checklist"} and set(cells["table"]) == {"headline"}
-    assert set(cells["verdict"]) == {"agrees"} and set(cells["status"]) == {"compared"}
+    assert set(cells["table"]) == {"headline"}
+    shallow = cells["row"].str.endswith("_shallow_forest")  # its table has no runs here
+    assert set(cells.loc[~shallow, "row"]) == {"best_rule_list", "best_checklist"}
+    assert set(cells.loc[~shallow, "verdict"]) == {"agrees"} and set(cells.loc[~shallow, "status"]) == {"compared"}
+    assert set(cells.loc[shallow, "status"]) == {"not_run"}
+
+
+def test_abbr_shallow_forest_reading_is_judged_on_its_own_table():
+    ev = C.evaluate_claims({"abbr/table2": _abbr(0.70, 0.60), "abbr/table2_shallow_forest": _abbr(0.926, 0.92)},
+                           scale="full", papers=["abbr"])
+    got = _by_key(ev)
+    assert got["abbr.best_rule_list"].verdict == "not reproduced"
+    assert got["abbr.best_rule_list_shallow_forest"].verdict == "reproduced"
+    assert got["abbr.best_checklist_shallow_forest"].ours == pytest.approx(0.921)
+    rows = set(C.claim_cells(ev, scale="full")["row"])
+    assert {"best_rule_list", "best_rule_list_shallow_forest", "best_checklist_shallow_forest"} <= rows
 
 
 def test_a_headline_number_far_from_the_papers_is_not_reproduced():
