@@ -182,3 +182,45 @@ def test_imd_brcg_diff_readings_are_judged_separately():
                        "brcg_diff (xor)": 0.3, "brcg_diff (union)": 0.95})
     got2 = _by_key(C.evaluate_claims({"imd/table2": df2}, scale="reduced", papers=["imd"]))
     assert got2["imd.table2_caption"].verdict == "not reproduced"  # union would be the best method
+
+
+def _perturbation(detect, sem_gain: float = 0.1, ps=(0.5, 1.0), cus=(0.0001, 0.1)) -> pd.DataFrame:
+    """Runs of whatchanged/perturbation: B+ recovers with probability ``detect(c_u, p)`` (two runs a cell,
+    rounded to halves), B always; A's similarity to B+ is B's plus ``sem_gain``."""
+    rows = []
+    for c_u in cus:
+        for p in ps:
+            rate = detect(c_u, p)
+            for rep in range(2):
+                rows.append({"c_u": c_u, "p": p, "detected_Bg": float(rep < round(2 * rate)), "detected_B": 1.0,
+                             "false_change_B": 0.4, "kept_B": 0.3, "kept_Bg": 0.9 if c_u == max(cus) else 0.5,
+                             "sim_sem_B": 0.5, "sim_sem_Bg": 0.5 + sem_gain, "sim_stat_B": 0.5,
+                             "sim_stat_Bg": 0.5 + sem_gain, "run_status": "ok"})
+    return pd.DataFrame(rows)
+
+
+def _whatchanged(df: pd.DataFrame) -> dict:
+    return _by_key(C.evaluate_claims({"whatchanged/perturbation": df}, scale="reduced", papers=["whatchanged"]))
+
+
+def test_whatchanged_recovery_must_rise_with_p_and_reach_almost_all_at_small_c_u():
+    good = _whatchanged(_perturbation(lambda c_u, p: (1.0 if p == 1.0 else 0.5) if c_u < 0.1 else 0.0))
+    assert good["whatchanged.recovers_perturbations"].verdict == "reproduced"
+    assert good["whatchanged.high_cu_persists"].verdict == "reproduced"
+    falling = _whatchanged(_perturbation(lambda c_u, p: 1.0 if p == 0.5 else 0.5))
+    assert falling["whatchanged.recovers_perturbations"].verdict == "not reproduced"
+    assert falling["whatchanged.high_cu_persists"].verdict == "not reproduced"  # c_u makes no difference
+    rare = _whatchanged(_perturbation(lambda c_u, p: 0.5 if p == 1.0 else 0.0))  # rises, but to half the runs
+    assert rare["whatchanged.recovers_perturbations"].verdict == "not reproduced"
+    one_p = _whatchanged(_perturbation(lambda c_u, p: 1.0, ps=(1.0,)))
+    assert one_p["whatchanged.recovers_perturbations"].verdict == "not testable"
+
+
+def test_whatchanged_grounding_must_raise_both_similarities():
+    up = _whatchanged(_perturbation(lambda c_u, p: 1.0))
+    assert up["whatchanged.grounding_raises_similarity"].verdict == "reproduced"
+    assert up["whatchanged.low_cu_keeps_grounded_rules"].verdict == "reproduced"
+    down = _whatchanged(_perturbation(lambda c_u, p: 1.0, sem_gain=-0.1))
+    assert down["whatchanged.grounding_raises_similarity"].verdict == "not reproduced"
+    assert down["whatchanged.low_cu_keeps_grounded_rules"].verdict == "not reproduced"
+    assert "keeps 0.50 of A's rules" in down["whatchanged.low_cu_keeps_grounded_rules"].detail
