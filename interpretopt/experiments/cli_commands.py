@@ -570,8 +570,9 @@ def cmd_reproduce(args) -> int:
         if args.config is not None:
             raise InterpretoptError("--plan covers every table (narrow it with --paper); give no CONFIG")
         out = Path(args.out) if args.out else None
-        df = R.plan(None if args.scale is None and not args.smoke else scale, papers=args.paper,
-                    costs=R.read_costs(_shipped_costs(), out))
+        one_scale = None if args.scale is None and not args.smoke else scale
+        df = R.plan(one_scale, papers=args.paper, costs=R.read_costs(_shipped_costs(), out),
+                    out_root=out if out is not None and one_scale is not None and out.is_dir() else None)
         _print_plan(df)
         return 0
     _check_reproduce_args(args)
@@ -887,12 +888,14 @@ def _print_plan(df) -> None:
     def num(x, fmt):
         return "-" if x is None or x != x else fmt(x)
 
+    done = "done" in df.columns  # --out DIR at one scale: the runs already stored there
     rows = [{"table": r.table, "scale": r.scale, "runs": num(r.runs, lambda x: str(int(x))),
+             **({"done": str(r.done), "left": str(r.left)} if done else {}),
              "s/run": num(r.per_run_s, lambda x: f"{x:.2f}"), "estimate": num(r.estimate_s, t),
              "basis": r.basis} for r in df.itertuples()]
     from interpretopt.cli import _print_table
 
-    _print_table(rows, ["table", "scale", "runs", "s/run", "estimate", "basis"])
+    _print_table(rows, ["table", "scale", "runs", *(["done", "left"] if done else []), "s/run", "estimate", "basis"])
     _print_plan_totals(df)
 
 
@@ -903,14 +906,18 @@ def _print_plan_totals(df, run: bool = True) -> None:
 
     if not run:
         return
+    count = "left" if "left" in df.columns else "runs"  # with the runs already done: what is left
     for s in sorted(set(df["scale"]) - {"-"}):
         sub = df[df["scale"] == s]
         known = sub[sub["estimate_s"].notna()]
-        unknown = sub[sub["estimate_s"].isna()]
-        text = (f"{s}: {int(sub['runs'].fillna(0).sum())} runs in {len(sub)} tables; estimated "
-                f"{t(known['estimate_s'].sum())} on one worker for the {len(known)} tables with a measured cost")
+        unknown = sub[sub["estimate_s"].isna() & (sub[count].fillna(0) > 0)]
+        text = f"{s}: {int(sub['runs'].fillna(0).sum())} runs in {len(sub)} tables; "
+        if count == "left":
+            text += (f"{int(sub['done'].sum())} already done, {int(sub['left'].sum())} left in "
+                     f"{int((sub['left'] > 0).sum())} tables; ")
+        text += f"estimated {t(known['estimate_s'].sum())} on one worker for the {len(known)} tables with a measured cost"
         if len(unknown):
-            text += (f", plus {len(unknown)} tables ({int(unknown['runs'].fillna(0).sum())} runs) without one, "
+            text += (f", plus {len(unknown)} tables ({int(unknown[count].fillna(0).sum())} {count}) without one, "
                      f"not in that total: {', '.join(unknown['table'])}")
         print(text, flush=True)
 

@@ -1063,7 +1063,7 @@ def _dataset_names(config) -> list[str]:
 
 
 def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: dict | None = None,
-         configs_root: str | os.PathLike | None = None) -> pd.DataFrame:
+         configs_root: str | os.PathLike | None = None, out_root: str | os.PathLike | None = None) -> pd.DataFrame:
     """Runs and estimated time of every table config at each scale, before anything runs.
 
     The estimate is ``runs x measured seconds per run`` at that scale (CPU seconds where measured: a
@@ -1074,8 +1074,17 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
     cost 100 times bc's) the reduced cost says nothing about it and there is no estimate; nor is
     there for a scale with no measurement. A config with ``runs_from`` runs nothing of its own (it
     tabulates another table's runs): 0 runs, 0 seconds, and ``basis`` names that table.
+
+    With ``out_root`` (a reproduction's folder, ``<out_root>/<paper>/<table>`` as ``reproduce --all``
+    lays it out) and one ``scale``, the frame also has ``done``, the ok runs already stored there that
+    the runner would not run again (as ``reproduce`` counts them), and ``left``; the estimate is then
+    that of the runs left.
     """
     from interpretopt.experiments.config import load_config
+
+    if out_root is not None and scale is None:
+        raise InterpretoptError("the runs already done are counted at one scale: give --scale (or --smoke) "
+                                "with --plan --out DIR")
 
     costs = costs or {}
     scales = SCALES if scale is None else (scale,)
@@ -1110,4 +1119,28 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
                          f"{what} per run measured at reduced scale")
             rows.append({"table": key, "scale": s, "runs": n, "per_run_s": per,
                          "estimate_s": None if per is None else n * per, "basis": basis or "no measurement"})
-    return pd.DataFrame(rows, columns=["table", "scale", "runs", "per_run_s", "estimate_s", "basis"])
+    df = pd.DataFrame(rows, columns=["table", "scale", "runs", "per_run_s", "estimate_s", "basis"])
+    return df if out_root is None else _with_runs_done(df, Path(out_root), configs_root)
+
+
+def _with_runs_done(df: pd.DataFrame, out_root: Path, configs_root: str | os.PathLike | None) -> pd.DataFrame:
+    """``plan``'s frame with ``done`` (ok runs stored under ``out_root/<table>``) and ``left``, and the
+    estimate of the runs left."""
+    from interpretopt.experiments.config import load_config
+    from interpretopt.experiments.runner import stored_results
+
+    paths = {_cost_key(p, path): path for p, path in table_configs(configs_root)}
+    done = []
+    for r in df.itertuples():
+        folder = out_root / r.table
+        if r.scale == "-" or not r.runs or not folder.is_dir():
+            done.append(0)
+            continue
+        try:
+            done.append(len(stored_results(load_config(paths[r.table]).with_scale(r.scale), folder, ok_only=True)))
+        except InterpretoptError:  # rows that do not read: the run itself reports them
+            done.append(0)
+    df = df.assign(done=done)
+    df["left"] = (df["runs"].fillna(0) - df["done"]).clip(lower=0).astype(int)
+    df["estimate_s"] = pd.to_numeric(df["per_run_s"], errors="coerce") * df["left"]
+    return df

@@ -258,6 +258,32 @@ def test_plan_counts_runs_and_estimates_from_measured_costs(project):
     assert pd.isna(df.loc["smoke", "estimate_s"]) and df.loc["smoke", "basis"] == "no measurement"
 
 
+def test_plan_with_a_reproduction_folder_counts_the_runs_done_and_estimates_those_left(project):
+    out = project / "rep"
+    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
+    costs = {"imd/t1": {"smoke": {"per_run_s": 2.0, "n_runs": 1}, "reduced": {"per_run_s": 3.0, "n_runs": 2}}}
+    df = R.plan("smoke", papers=["imd"], costs=costs, configs_root=project / "configs", out_root=out)
+    row = df.set_index("table").loc["imd/t1"]
+    assert (row["runs"], row["done"], row["left"], row["estimate_s"]) == (1, 1, 0, 0.0)
+    # the smoke run is not a reduced run (another config hash): nothing done there
+    row = R.plan("reduced", papers=["imd"], costs=costs, configs_root=project / "configs",
+                 out_root=out).set_index("table").loc["imd/t1"]
+    assert (row["done"], row["left"], row["estimate_s"]) == (0, 2, 6.0)
+    with pytest.raises(InterpretoptError, match="at one scale: give --scale"):
+        R.plan(papers=["imd"], costs=costs, configs_root=project / "configs", out_root=out)
+
+
+def test_cli_plan_with_out_says_what_is_left(project, capsys):
+    out = project / "rep"
+    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
+    capsys.readouterr()
+    assert _cli("reproduce", "--plan", "--smoke", "--paper", "imd", "--out", out) == 0
+    text = capsys.readouterr().out
+    assert "done  left" in text and "smoke: 1 runs in 1 tables; 1 already done, 0 left in 0 tables" in text
+    assert _cli("reproduce", "--plan", "--paper", "imd", "--out", out) == 0  # every scale: no counts
+    assert "already done" not in capsys.readouterr().out
+
+
 def test_plan_does_not_estimate_full_from_a_reduced_scale_on_other_datasets(project):
     """Regression: the full "What changed?" grid (7 datasets) was estimated at 24 min from the reduced
     scale's bc and pima runs; heloc's runs alone cost hours."""
