@@ -288,8 +288,8 @@ def test_plan_names_the_tables_without_an_estimate(project, capsys):
     (project / "o" / "run_costs.json").write_text('{"crl/t1": {"smoke": {"cpu_per_run_s": 3.0, "n_runs": 2}}}')
     assert _cli("reproduce", "--plan", "--smoke", "--paper", "crl", "--out", project / "o") == 0
     out = capsys.readouterr().out
-    assert ("smoke: 4 runs in 2 tables; estimated 6 s on one worker for the 1 tables with a measured cost, plus 1 "
-            "tables (2 runs) without one, not in that total: crl/t2") in out
+    assert ("smoke: 4 runs in 2 tables; 0 already done, 4 left in 2 tables; estimated 6 s on one worker for the 1 "
+            "tables with a measured cost, plus 1 tables (2 left) without one, not in that total: crl/t2") in out
 
 
 def test_reproduce_all_says_in_one_line_what_failed_runs_left_unmade(project, capsys, monkeypatch):
