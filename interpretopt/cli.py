@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -159,10 +161,30 @@ def _data_dir_env(data_dir: str | None) -> Iterator[None]:
             os.environ[DATA_ENV] = before
 
 
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (``kill PID``) handled as Ctrl-C while a command runs: the runner's ``KeyboardInterrupt``
+    path runs, so joblib stops its loky worker processes and the claims of the runs in flight are
+    released. Without it the parent died at once and its workers went on computing runs that no one
+    would store. Only in the main thread (where Python delivers signals); the previous handler is put back."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    with _data_dir_env(args.data_dir):
+    with _data_dir_env(args.data_dir), _terminate_as_interrupt():
         return _dispatch(args)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -105,3 +106,53 @@ def test_data_dir_is_set_for_the_command_and_restored_after_it(tmp_path, monkeyp
     assert seen == [str(tmp_path)]  # the command, and the worker processes it starts, see --data-dir
     assert os.environ.get("INTERPRETOPT_DATA") == before
     assert main(["demo"]) == code and seen[-1] == before  # a later call without --data-dir does not inherit it
+
+
+def _session_workers(sid: int) -> list[int]:
+    """The loky worker processes of session ``sid`` (read from /proc)."""
+    from pathlib import Path
+
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(fields[3]) == sid and b"popen_loky" in cmdline:  # fields after the name: state ppid pgrp session
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the process table from /proc")
+def test_sigterm_stops_the_worker_processes_and_keeps_the_finished_runs(tmp_path):
+    """Regression: `kill` of a `reproduce --n-jobs 2` left its two loky workers computing runs for 11 more
+    minutes, runs no process would store. Each run here sleeps 600 s: only a stop of the workers ends them
+    within the 60 s waited for."""
+    import signal
+    import time
+
+    config = tmp_path / "slow.yaml"
+    config.write_text("name: slow\nmethod: sleep\nparams: {seconds: 600}\ndatasets: [breast_cancer]\nrepetitions: 4\n")
+    proc = subprocess.Popen([sys.executable, "-m", "interpretopt", "run", str(config), "--n-jobs", "2", "--out",
+                             str(tmp_path / "out"), "--quiet"], start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(_session_workers(proc.pid)) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+        assert len(_session_workers(proc.pid)) == 2, proc.communicate(timeout=5)
+        time.sleep(1.0)  # the runs are in the workers' hands
+        proc.send_signal(signal.SIGTERM)
+        stop = time.monotonic() + 60
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130 and "interrupted" in err, err
+        while _session_workers(proc.pid) and time.monotonic() < stop:
+            time.sleep(0.2)
+        assert _session_workers(proc.pid) == []
+        assert not list((tmp_path / "out" / "claims").glob("*.claim"))  # free for the next process
+    finally:
+        for pid in _session_workers(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
