@@ -15,12 +15,20 @@ The config contributes its *runs part*: the parsed YAML without ``tables``, ``pl
 ``description`` (which shape the report, not the runs), so that editing a caption or a
 published reference value does not make runs stale.
 
-:func:`code_manifest` returns ``{file: hash}`` over the closure and the config (hashes are
-the first 12 hex digits of SHA-256 of the file's bytes); :func:`manifest_fingerprint` hashes
-a manifest into the 16-hex-digit ``code_fingerprint`` stored in every run row. Manifests are
-kept per output directory in ``code.json`` (:func:`write_manifests`), so that a later reader
-can name the files that changed (:func:`changed_files`). The modules that only describe
-rows (this one and :mod:`interpretopt.experiments.record`) are never part of a closure.
+:func:`code_manifest` returns ``{file: hash}`` over the closure and the config;
+:func:`manifest_fingerprint` hashes a manifest into the 16-hex-digit ``code_fingerprint``
+stored in every run row. Manifests are kept per output directory in ``code.json``
+(:func:`write_manifests`), so that a later reader can name the files that changed
+(:func:`changed_files`). The modules that only describe rows (this one and
+:mod:`interpretopt.experiments.record`) are never part of a closure.
+
+A module's hash is taken over its *code*: its Python tokens without comments and docstrings
+(``tok:`` and 12 hex digits of SHA-256, :func:`file_hash`), so that mending a docstring or a comment
+does not make the runs of every table that imports the module stale, while any other edit,
+a string's content or a blank line inside one included, does. Manifests written before this
+(2026-12-05) hash the file's bytes (12 hex digits, no prefix); a stored manifest is always
+compared with today's code hashed its way (:func:`manifest_scheme`, :func:`is_fresh`), so
+those runs stay fresh exactly as long as their files' bytes are unchanged.
 
 The runner takes the fingerprint once per invocation (:func:`record_code`) and stamps it on every
 row it writes; the rows written while the code changed are unstamped afterwards by the command line
@@ -31,8 +39,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import io
 import json
 import os
+import tokenize
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -52,6 +63,11 @@ __all__ = [
     "read_manifests",
     "write_manifests",
     "changed_files",
+    "file_hash",
+    "manifest_scheme",
+    "is_fresh",
+    "today_code",
+    "SCHEMES",
 ]
 
 PACKAGE = "interpretopt"
@@ -62,6 +78,13 @@ NOT_SHAPING = frozenset({"interpretopt.experiments.fingerprint", "interpretopt.e
 #: config keys that shape the report, not the runs
 REPORT_KEYS = ("tables", "plots", "description")
 _HASH_DIGITS = 12
+#: how a module is hashed: "tokens" (today's: code without comments and docstrings, prefix ``tok:``) or
+#: "bytes" (manifests written before 2026-12-05); the first is the one new manifests use
+SCHEMES = ("tokens", "bytes")
+TOKENS_PREFIX = "tok:"
+
+#: ``(scheme, method) -> manifest``: today's code of a method hashed as a stored manifest was
+Today = Callable[[str, str], dict[str, str]]
 
 
 def package_root() -> Path:
@@ -157,8 +180,87 @@ def task_module(method: str) -> str | None:
         return None
 
 
-def _file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:_HASH_DIGITS]
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:_HASH_DIGITS]
+
+
+def _docstring_spans(tree: ast.AST) -> list[tuple[int, int, int, int]]:
+    """``(line, col, end_line, end_col)`` of every docstring (the string first statement of a module, class or
+    function), columns in UTF-8 bytes as :mod:`ast` gives them."""
+    spans = []
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None) if isinstance(
+            node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        first = body[0] if body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            spans.append((first.lineno, first.col_offset, first.end_lineno, first.end_col_offset))
+    return spans
+
+
+def _code_tokens(text: str) -> list[str]:
+    """The tokens of a module's source that make its code: no comments, no blank or continuation line
+    breaks, no docstring (nor the line end after it). An f-string is one token, its source text, as
+    Python 3.11 gives it (3.12 splits it), so the hash is the same on either."""
+    lines = text.splitlines(keepends=True)
+
+    def char_col(row: int, byte_col: int) -> int:
+        return len(lines[row - 1].encode()[:byte_col].decode(errors="ignore")) if row <= len(lines) else byte_col
+
+    docs = [((r, char_col(r, c)), (er, char_col(er, ec))) for r, c, er, ec in _docstring_spans(ast.parse(text))]
+    skip = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING}
+    fstring_start = getattr(tokenize, "FSTRING_START", None)
+    out: list[str] = []
+    tokens = iter(tokenize.generate_tokens(io.StringIO(text).readline))
+    after_doc = False
+    for tok in tokens:
+        if tok.type in skip:
+            continue
+        if any(a <= tok.start and tok.end <= b for a, b in docs):
+            after_doc = True
+            continue
+        if after_doc and tok.type == tokenize.NEWLINE:
+            after_doc = False
+            continue
+        after_doc = False
+        if fstring_start is not None and tok.type == fstring_start:
+            start, depth = tok.start, 1
+            for tok in tokens:  # to the matching end: the f-string's source text, as one token
+                depth += (tok.type == fstring_start) - (tok.type == tokenize.FSTRING_END)
+                if depth == 0:
+                    break
+            out.append("STRING " + _source_span(lines, start, tok.end))
+            continue
+        out.append(f"{tokenize.tok_name[tok.type]} {tok.string}")  # names: the numbers differ by version
+    return out
+
+
+def _source_span(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
+    (r0, c0), (r1, c1) = start, end
+    if r0 == r1:
+        return lines[r0 - 1][c0:c1]
+    return lines[r0 - 1][c0:] + "".join(lines[r0:r1 - 1]) + lines[r1 - 1][:c1]
+
+
+def file_hash(path: str | os.PathLike, scheme: str = SCHEMES[0]) -> str:
+    """A module's hash: ``tok:`` and 12 hex digits of SHA-256 over its code tokens (``scheme="tokens"``,
+    :func:`_code_tokens`; a file that does not tokenize or parse is hashed by its bytes, with the prefix), or
+    12 hex digits over its bytes (``"bytes"``, the manifests written before 2026-12-05)."""
+    data = Path(path).read_bytes()
+    if scheme == "bytes":
+        return _digest(data)
+    if scheme != "tokens":
+        raise ValueError(f"unknown hash scheme {scheme!r}; accepted: {', '.join(SCHEMES)}")
+    try:
+        code = "\n".join(_code_tokens(data.decode("utf-8"))).encode()
+    except (SyntaxError, UnicodeDecodeError, tokenize.TokenError, ValueError):
+        code = data
+    return TOKENS_PREFIX + _digest(code)
+
+
+def manifest_scheme(files: Mapping[str, str]) -> str:
+    """How a stored manifest hashed its modules: ``"tokens"`` when any module hash has the ``tok:`` prefix,
+    else ``"bytes"``."""
+    return "tokens" if any(isinstance(v, str) and v.startswith(TOKENS_PREFIX) for v in files.values()) else "bytes"
 
 
 def config_runs_hash(path: str | os.PathLike) -> str:
@@ -195,11 +297,13 @@ def _external_module_file(name: str) -> Path | None:
     return Path(origin) if origin and origin.endswith(".py") else None
 
 
-def code_manifest(method: str, config_path: str | os.PathLike | None = None) -> dict[str, str]:
+def code_manifest(method: str, config_path: str | os.PathLike | None = None, scheme: str = SCHEMES[0]
+                  ) -> dict[str, str]:
     """``{file: hash}`` of the code a run of ``method`` depends on, and of the config's runs part.
 
     Files of the package are named relative to the package's parent (``interpretopt/...``); a
-    task module outside the package by ``module:<name>``; the config by ``config:<path>``.
+    task module outside the package by ``module:<name>``; the config by ``config:<path>``. Modules
+    are hashed by ``scheme`` (:func:`file_hash`).
     """
     index = module_index()
     roots = [RUNNER_MODULE]
@@ -210,11 +314,11 @@ def code_manifest(method: str, config_path: str | os.PathLike | None = None) -> 
     elif mod is not None:
         ext = _external_module_file(mod)
         if ext is not None:
-            manifest[f"module:{mod}"] = _file_hash(ext)
+            manifest[f"module:{mod}"] = file_hash(ext, scheme)
             roots += sorted(_external_imports(ext, index))
     base = package_root().parent
     for m in import_closure(roots, index):
-        manifest[index[m].relative_to(base).as_posix()] = _file_hash(index[m])
+        manifest[index[m].relative_to(base).as_posix()] = file_hash(index[m], scheme)
     if config_path is not None and Path(config_path).is_file():
         manifest[_config_label(config_path)] = config_runs_hash(config_path)
     return dict(sorted(manifest.items()))
@@ -284,13 +388,37 @@ def record_code(config: Any, out_dir: str | os.PathLike) -> dict[str, str]:
     return {m: fp for m, (fp, _) in fps.items()}
 
 
-def runs_freshness(rows: Any, manifests: dict[str, dict], today: dict[str, dict[str, str]]) -> list[dict]:
+def today_code(config_path: str | os.PathLike | None = None) -> Today:
+    """``(scheme, method) -> manifest`` of today's code, each computed once (the module index is read again:
+    a module may have been added since it was read)."""
+    module_index.cache_clear()
+
+    @lru_cache(maxsize=None)
+    def now(scheme: str, method: str) -> dict[str, str]:
+        return code_manifest(method, config_path, scheme)
+
+    return now
+
+
+def is_fresh(fp: Any, method: str, manifests: Mapping[str, dict], today: Today) -> bool:
+    """Whether rows stamped ``fp`` were made by today's code of ``method``: ``fp`` is the fingerprint of
+    today's code hashed as ``fp``'s stored manifest was (``manifests``, :func:`read_manifests`); without a
+    stored manifest, hashed either way (equal fingerprints are equal code in any scheme)."""
+    if not (isinstance(fp, str) and fp):
+        return False
+    stored = manifests.get(fp, {}).get("files")
+    schemes = (manifest_scheme(stored),) if stored else SCHEMES
+    return any(manifest_fingerprint(today(s, method)) == fp for s in schemes)
+
+
+def runs_freshness(rows: Any, manifests: dict[str, dict], today: Today | Mapping[str, dict[str, str]]) -> list[dict]:
     """The stale groups of ``rows`` (a DataFrame of run rows): one entry per code fingerprint whose
     code differs from today's, ``{"fingerprint", "method", "n_runs", "commits", "changed"}``.
 
-    ``manifests`` are the stored ones (:func:`read_manifests`); ``today`` maps each method to its
-    manifest now (:func:`code_manifest`). Rows without a fingerprint (made before fingerprints were
-    recorded) or whose manifest is lost are stale with ``changed == ["(unknown: no code manifest)"]``.
+    ``manifests`` are the stored ones (:func:`read_manifests`); ``today`` gives each method's manifest now,
+    hashed as a stored manifest was (:func:`today_code`; a mapping ``method -> manifest`` is taken as it
+    is). Rows without a fingerprint (made before fingerprints were recorded) or whose manifest is lost are
+    stale with ``changed == ["(unknown: no code manifest)"]``.
     """
     if rows is None or not len(rows) or "method" not in rows.columns:
         return []
@@ -306,13 +434,13 @@ def runs_freshness(rows: Any, manifests: dict[str, dict], today: dict[str, dict[
             g["commits"].add(commit)
     out = []
     for (method, fp), g in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
-        now = today.get(method)
         stored = manifests.get(fp, {}).get("files") if fp else None
         if stored is None:
             changed = ["(unknown: no code manifest)"]
-        elif now is not None and manifest_fingerprint(now) == fp:
-            continue
         else:
+            now = today(manifest_scheme(stored), method) if callable(today) else today.get(method)
+            if now is not None and manifest_fingerprint(now) == fp:
+                continue
             changed = changed_files(stored, now or {})
         out.append({**g, "commits": sorted(c[:12] + ("-dirty" if c.endswith("-dirty") else "")
                                            for c in g["commits"]), "changed": changed})
@@ -349,6 +477,5 @@ def table_freshness(config: Any, out_dir: str | os.PathLike, rows: Any) -> str:
         return ""
     src, src_dir = runs_source(config, out_dir)
     manifests = {**read_manifests(src_dir), **read_manifests(out_dir)}
-    today = {m: code_manifest(m, src.path if src.path != "<string>" else None)
-             for m in dict.fromkeys(str(x) for x in rows["method"])}
+    today = today_code(src.path if src.path != "<string>" else None)
     return freshness_note(runs_freshness(rows, manifests, today), len(rows))

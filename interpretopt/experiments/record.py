@@ -368,6 +368,7 @@ def write_record_rows(records: list, out_dir: str | os.PathLike, scale: str, *,
 def drop_stale_runs(records: list) -> int:
     """Forget the stored runs of each table made by other code than today's (row files and recorded
     rows), so that the next run makes them again; return how many."""
+    from interpretopt.experiments.fingerprint import is_fresh, read_manifests
     from interpretopt.experiments.results import ResultStore
     from interpretopt.experiments.runner import runs_source
 
@@ -376,9 +377,10 @@ def drop_stale_runs(records: list) -> int:
         if not getattr(r, "freshness", ""):
             continue
         now = _code_now(runs_source(r.config, r.out_dir)[0].path)
+        manifests = read_manifests(runs_dir)
         rows = []
         for row in ResultStore(runs_dir).rows():
-            if row.get("code_fingerprint") != now(str(row.get("method")))[0]:
+            if not is_fresh(row.get("code_fingerprint"), str(row.get("method")), manifests, now):
                 n += 1
                 (runs_dir / "runs" / f"{row['run_key']}.json").unlink(missing_ok=True)
             else:
@@ -408,18 +410,12 @@ def _rewrite_recorded(folder: Path, keep: set[str]) -> None:
 COARSE_MTIME_NS = 2_000_000_000
 
 
-def _code_now(config_path: str | os.PathLike | None) -> Callable[[str], tuple[str, dict[str, str]]]:
-    """``method -> (fingerprint, manifest)`` of the code of ``method``'s runs now, each computed once
-    (the module index is read again: a module may have been added since it was read)."""
-    from interpretopt.experiments.fingerprint import code_manifest, manifest_fingerprint, module_index
+def _code_now(config_path: str | os.PathLike | None) -> Callable[[str, str], dict[str, str]]:
+    """``(scheme, method) -> manifest`` of the code of ``method``'s runs now, each computed once
+    (:func:`~.fingerprint.today_code`)."""
+    from interpretopt.experiments.fingerprint import today_code
 
-    module_index.cache_clear()
-
-    def now(method: str) -> tuple[str, dict[str, str]]:
-        manifest = code_manifest(method, config_path)
-        return manifest_fingerprint(manifest), manifest
-
-    return lru_cache(maxsize=None)(now)
+    return today_code(config_path)
 
 
 def file_clock_ns(folder: str | os.PathLike) -> int:
@@ -446,14 +442,18 @@ def file_clock_ns(folder: str | os.PathLike) -> int:
         os.unlink(tmp)
 
 
-def _stamp_now(now: Callable[[str], tuple[str, dict[str, str]]], method: str) -> tuple[str | None, dict | None, str]:
-    """``(fingerprint, manifest, "")`` of ``method``'s code now, or ``(None, None, why)`` when it does not read
-    (a half-edited module that does not parse, a config that is not YAML)."""
+def _stamp_now(now: Callable[[str, str], dict[str, str]], scheme: str, method: str
+               ) -> tuple[str | None, dict | None, str]:
+    """``(fingerprint, manifest, "")`` of ``method``'s code now hashed by ``scheme``, or ``(None, None, why)``
+    when it does not read (a half-edited module that does not parse, a config that is not YAML)."""
+    from interpretopt.experiments.fingerprint import manifest_fingerprint
+
     try:
-        return (*now(method), "")
+        manifest = now(scheme, method)
     except Exception as e:  # whatever the edit broke, the code of today cannot vouch for a row
         first = str(e).splitlines()[0] if str(e) else ""
         return None, None, f"(the code does not read now: {type(e).__name__}: {first})"
+    return manifest_fingerprint(manifest), manifest, ""
 
 
 def distrust_runs_changed_during(out_dir: str | os.PathLike, config_path: str | os.PathLike | None,
@@ -482,7 +482,7 @@ def distrust_runs_changed_during(out_dir: str | os.PathLike, config_path: str | 
     process running other code (another checkout) writes into the same folder meanwhile, and a row
     written in the same tick of a coarse file clock just before ``since_ns``.
     """
-    from interpretopt.experiments.fingerprint import changed_files, read_manifests
+    from interpretopt.experiments.fingerprint import SCHEMES, changed_files, manifest_scheme, read_manifests
     from interpretopt.experiments.results import ResultStore
 
     store = ResultStore(out_dir)
@@ -496,11 +496,11 @@ def distrust_runs_changed_during(out_dir: str | os.PathLike, config_path: str | 
         if not (isinstance(fp, str) and fp):
             continue
         method = str(row.get("method"))
-        fp_now, manifest_now, why = _stamp_now(now, method)
+        files = stored.get(fp, {}).get("files")
+        fp_now, manifest_now, why = _stamp_now(now, manifest_scheme(files) if files else SCHEMES[0], method)
         if fp == fp_now:
             continue
         store.write({**row, "code_fingerprint": None})
-        files = stored.get(fp, {}).get("files")
         changed = [why] if why else changed_files(files, manifest_now) if files else ["(unknown: no code manifest)"]
         g = groups.setdefault((method, fp), {"method": method, "fingerprint": fp, "n_runs": 0, "runs": [],
                                              "changed": changed})

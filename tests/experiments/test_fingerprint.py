@@ -110,6 +110,100 @@ def test_stale_runs_are_named_with_their_commit_and_changed_files():
     assert note.startswith("**Stale: 2 of 3 runs") and "`interpretopt/methods/imd.py`" in note and "abc123" in note
 
 
+_MODULE = '''"""A module."""
+import math  # for pi
+
+RATE = 0.5
+TEXT = """two
+
+lines"""
+
+
+def area(r):
+    """Area of a circle."""
+    return math.pi * r ** 2 * RATE
+
+
+class Shape:
+    """A shape."""
+
+    def name(self):
+        return f"shape {RATE:.1f}"
+'''
+
+
+@pytest.mark.parametrize("edit", [
+    lambda t: t.replace('"""Area of a circle."""', '"""The area of a circle of radius r\n\n    (a longer docstring)."""'),
+    lambda t: t.replace("  # for pi", "  # pi, from the standard library"),
+    lambda t: t.replace('    """A shape."""\n', ""),  # a docstring removed
+    lambda t: t.replace("    def name(self):\n", "    def name(self):\n        \"\"\"Its name.\"\"\"\n"),  # one added
+    lambda t: t.replace("RATE = 0.5\n", "# the rate\n\nRATE = 0.5\n\n"),  # comment and blank lines
+], ids=["docstring edited", "comment edited", "docstring removed", "docstring added", "comments and blank lines"])
+def test_token_hash_ignores_docstrings_and_comments(tmp_path, edit):
+    path = tmp_path / "m.py"
+    path.write_text(_MODULE)
+    before = F.file_hash(path)
+    path.write_text(edit(_MODULE))
+    assert edit(_MODULE) != _MODULE
+    assert F.file_hash(path) == before and before.startswith(F.TOKENS_PREFIX)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda t: t.replace("RATE = 0.5", "RATE = 0.25"),
+    lambda t: t.replace('"""two\n\nlines"""', '"""two\nlines"""'),  # a blank line inside a string
+    lambda t: t.replace('f"shape {RATE:.1f}"', 'f"shape {RATE:.2f}"'),  # an f-string's format
+    lambda t: t.replace("return math.pi * r ** 2 * RATE", "return math.pi * r * r * RATE"),
+    lambda t: t.replace("        return f", "        x = 1\n        return f"),
+], ids=["constant", "string content", "f-string", "expression", "statement"])
+def test_token_hash_sees_every_code_edit(tmp_path, edit):
+    path = tmp_path / "m.py"
+    path.write_text(_MODULE)
+    before = F.file_hash(path)
+    path.write_text(edit(_MODULE))
+    assert edit(_MODULE) != _MODULE and F.file_hash(path) != before
+
+
+def test_code_tokens_are_named_and_an_f_string_is_one_token_on_every_python():
+    """The hash must not depend on the Python version: token names, not numbers (OP is 54 on 3.11 and 55 on
+    3.12), and an f-string as its source text (3.12 splits it into FSTRING_START, ... FSTRING_END)."""
+    assert F._code_tokens("x = 1  # one\n") == ["NAME x", "OP =", "NUMBER 1", "NEWLINE \n", "ENDMARKER "]
+    text = 's = f"a {x!r:>{w}} {f\'{y}\'}" f"""b\n{z}"""\n'
+    assert F._code_tokens(text)[2:4] == ['STRING f"a {x!r:>{w}} {f\'{y}\'}"', 'STRING f"""b\n{z}"""']
+
+
+def test_token_hash_of_a_file_that_does_not_parse_is_its_bytes_and_bad_schemes_are_named(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("def broken(:\n")
+    assert F.file_hash(path) == F.TOKENS_PREFIX + F.file_hash(path, "bytes")
+    with pytest.raises(ValueError, match="unknown hash scheme 'md5'; accepted: tokens, bytes"):
+        F.file_hash(path, "md5")
+
+
+def test_a_manifest_is_judged_by_the_scheme_it_was_hashed_with(tmp_path):
+    """Manifests written before the token hash hash bytes: their runs stay fresh while the bytes are the
+    same, and a docstring edit makes them stale; runs of a token manifest stay fresh through it."""
+    path = tmp_path / "m.py"
+    path.write_text(_MODULE)
+
+    def today(scheme, method):
+        return {"interpretopt/m.py": F.file_hash(path, scheme)}
+
+    manifests, fps = {}, {}
+    for scheme in F.SCHEMES:
+        fps[scheme] = F.manifest_fingerprint(today(scheme, "imd"))
+        manifests[fps[scheme]] = {"method": "imd", "files": today(scheme, "imd")}
+    assert {F.manifest_scheme(m["files"]) for m in manifests.values()} == set(F.SCHEMES)
+    rows = _rows([fps["tokens"], fps["bytes"]])
+    assert F.runs_freshness(rows, manifests, today) == []
+    path.write_text(_MODULE.replace("Area of a circle.", "Area of a disc."))
+    assert [g["fingerprint"] for g in F.runs_freshness(rows, manifests, today)] == [fps["bytes"]]
+    assert F.is_fresh(fps["tokens"], "imd", manifests, today) and not F.is_fresh(fps["bytes"], "imd", manifests, today)
+    assert F.is_fresh(fps["tokens"], "imd", {}, today)  # no stored manifest: either scheme may match
+    path.write_text(_MODULE.replace("RATE = 0.5", "RATE = 0.4"))
+    assert len(F.runs_freshness(rows, manifests, today)) == 2
+    assert not F.is_fresh(fps["tokens"], "imd", manifests, today)
+
+
 def test_rows_without_fingerprint_or_manifest_are_stale_as_unknown():
     stale = F.runs_freshness(_rows([None, "feedfeedfeedfeed"]), {}, {"imd": {"a": "1"}})
     assert [g["changed"] for g in stale] == [["(unknown: no code manifest)"]] * 2
