@@ -251,7 +251,7 @@ def file_hash(path: str | os.PathLike, scheme: str = SCHEMES[0]) -> str:
     if scheme != "tokens":
         raise ValueError(f"unknown hash scheme {scheme!r}; accepted: {', '.join(SCHEMES)}")
     try:
-        code = "\n".join(_code_tokens(data.decode("utf-8"))).encode()
+        code = json.dumps(_code_tokens(data.decode("utf-8"))).encode()  # a list: no two sequences alike
     except (SyntaxError, UnicodeDecodeError, tokenize.TokenError, ValueError):
         code = data
     return TOKENS_PREFIX + _digest(code)
