@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import types
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -307,8 +310,11 @@ def test_certify_keeps_the_annealed_list_when_a_cold_solver_stops_without_one(da
     def stopped(model, solver, settings=None, **kw):
         return S.SolveResult(status=S.SolveStatus.TIME_LIMIT, objective=None, bound=1.0, solver=solver)
 
-    monkeypatch.setattr(S, "solve", stopped)
-    cert = est.certify(solver="cbc", max_rules=8)
+    cold = dataclasses.replace(S.get_solver("highs").capabilities, incremental=False, warm_start=False)
+    monkeypatch.setattr(S, "solve", stopped)  # highs (always installed) read as a backend without MIP starts
+    monkeypatch.setattr(S, "get_solver", lambda name: types.SimpleNamespace(capabilities=cold))
+    cert = est.certify(solver="highs", max_rules=8)
+    assert cert["mip_start"] is False
     assert cert["incumbent"] == "start" and cert["objective"] == pytest.approx(est.abbr_, abs=1e-12)
     assert cert["rules"] == tuple(int(r) for r in est.anneal_.rules[: est.m_star_ + 1])
     assert cert["bound"] == 1.0 and cert["gap"] == pytest.approx((1.0 - est.abbr_) / est.abbr_)
