@@ -264,15 +264,19 @@ def failed_for_missing_data(row: dict) -> bool:
     return row.get("run_status") != "ok" and bool(_MISSING_DATA.match(str(row.get("error") or "")))
 
 
-def _write_rows(folder: Path, config_hash: str) -> tuple[int, int]:
-    """Record the rows of ``config_hash`` stored in ``folder`` into its ``rows.parquet``, without those of
-    runs that failed for missing data; return ``(recorded, left out for missing data)``."""
+def _write_rows(folder: Path, config: Any) -> tuple[int, int]:
+    """Record the rows of ``config`` (its config hash) stored in ``folder`` into its ``rows.parquet``, without
+    those of runs that failed for missing data; return ``(recorded, left out for missing data)``.
+
+    ``code.json`` keeps the manifests of the recorded rows and that of today's code: a run still going in
+    the folder stamped its rows-to-come with it when it started (regression: recording beside a running
+    table dropped its manifest, and its rows would have read as made by unknown code)."""
     import pyarrow.parquet as pq
 
-    from interpretopt.experiments.fingerprint import MANIFEST_FILE, read_manifests
+    from interpretopt.experiments.fingerprint import MANIFEST_FILE, method_fingerprints, read_manifests
     from interpretopt.experiments.results import ResultStore, atomic_write_text
 
-    stored = [r for r in ResultStore(folder).rows() if r.get("config_hash") == config_hash]
+    stored = [r for r in ResultStore(folder).rows() if r.get("config_hash") == config.config_hash]
     rows = [_compact(r) for r in stored if not failed_for_missing_data(r)]
     left_out = len(stored) - len(rows)
     if not rows:
@@ -282,7 +286,7 @@ def _write_rows(folder: Path, config_hash: str) -> tuple[int, int]:
     pq.write_table(_encode_rows(rows), tmp, compression="zstd")
     os.replace(tmp, folder / ROWS_FILE)
     _prune_artifacts(folder, rows)
-    used = {r.get("code_fingerprint") for r in rows}
+    used = {r.get("code_fingerprint") for r in rows} | {fp for fp, _ in method_fingerprints(config).values()}
     manifests = {k: v for k, v in read_manifests(folder).items() if k in used}
     atomic_write_text(folder / MANIFEST_FILE, json.dumps(manifests, indent=1, sort_keys=True) + "\n")
     return len(rows), left_out
@@ -358,9 +362,11 @@ def write_record_rows(records: list, out_dir: str | os.PathLike, scale: str, *,
     check_record_scale(out, scale)
     _mark_record(out, scale)
     n = left_out = 0
+    from interpretopt.experiments.runner import runs_source
+
     for r, _, runs_dir in _table_dirs(records):
         if runs_dir.is_dir():
-            done, skipped = _write_rows(runs_dir, r.config.config_hash)
+            done, skipped = _write_rows(runs_dir, runs_source(r.config, r.out_dir)[0])
             n, left_out = n + done, left_out + skipped
     return n, left_out
 

@@ -382,6 +382,26 @@ def test_cli_record_regenerate_and_resume(project, monkeypatch, capsys):
     assert len(calls) == 2
 
 
+def test_recording_beside_a_running_table_keeps_its_manifest(project, monkeypatch):
+    """Regression: `--record` beside a run still going in the record's folder pruned the manifest that run
+    had written when it started (no row used it yet), so its rows would read as made by unknown code."""
+    from interpretopt.experiments.config import load_config
+    from interpretopt.experiments.fingerprint import read_manifests, record_code
+    from tests.instances import run_cli as _cli
+
+    _counting(monkeypatch)
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--quiet") == 0
+    folder = project / "records" / "smoke" / "imd" / "t1"
+    (rows_fp,) = read_manifests(folder)
+    path = project / "configs" / "imd" / "t1.yaml"  # the code changes, and a run of it starts in the folder
+    path.write_text(path.read_text().replace("repetitions: 2\n", "repetitions: 3\n"))
+    running = record_code(load_config(path, scale="smoke"), folder)
+    foreign = {**read_manifests(folder), "feedfeedfeedfeed": {"method": "x", "commit": None, "files": {}}}
+    (folder / "code.json").write_text(json.dumps(foreign))
+    assert _cli("reproduce", "--all", "--smoke", "--record", "--no-run", "--quiet", "--allow-stale") == 0
+    assert set(read_manifests(folder)) == {rows_fp, *running.values()}  # the unused foreign one is pruned
+
+
 def test_cli_stale_runs_refused_allowed_or_rerun(project, monkeypatch, capsys):
     from tests.instances import run_cli as _cli
 
