@@ -156,11 +156,11 @@ def test_imd_table3_caption_reads_refinement_from_depth_and_refine():
     assert got["imd.table3_caption"].verdict == "not reproduced"
 
 
-def _imd_table2(f1: dict[str, float]) -> pd.DataFrame:
-    """imd/table2 rows over 4 (dataset, pair) rows: each method's F1 (+ a small row effect), BRCG Diff under
-    its two readings labelled in ``diff_model``."""
+def _imd_table2(f1: dict[str, float], n_rows: int = 4) -> pd.DataFrame:
+    """imd/table2 rows over ``n_rows`` (dataset, pair) rows: each method's F1 (+ a small row effect), BRCG Diff
+    under its two readings labelled in ``diff_model``."""
     rows = []
-    for i, ds in enumerate(("bc", "heloc", "pima", "banknote")):
+    for i, ds in enumerate(("bc", "heloc", "pima", "banknote", *(f"d{k}" for k in range(n_rows - 4)))):
         for model, v in f1.items():
             variant = "brcg_diff" if model.startswith("brcg_diff") else model
             rows.append({"dataset": ds, "pair_tag": "max", "variant": variant, "diff_model": model,
@@ -176,12 +176,20 @@ def test_imd_brcg_diff_readings_are_judged_separately():
     assert got["imd.f1_over_brcg_diff_xor"].ours > 80
     assert got["imd.f1_over_brcg_diff_union"].ours < 0
     # separate and Direct GB are the two best under either reading (union's 0.7 ranks third)
-    assert got["imd.table2_caption"].verdict == "reproduced"
-    assert "BRCG Diff union" in got["imd.table2_caption"].detail and "BRCG Diff xor" in got["imd.table2_caption"].detail
+    for reading in ("xor", "union"):
+        assert got[f"imd.table2_caption_{reading}"].verdict == "reproduced"
+        assert f"BRCG Diff read as {reading}" in got[f"imd.table2_caption_{reading}"].detail
     df2 = _imd_table2({"imd": 0.6, "separate": 0.8, "direct_gb": 0.9, "direct_dt": 0.5,
                        "brcg_diff (xor)": 0.3, "brcg_diff (union)": 0.95})
     got2 = _by_key(C.evaluate_claims({"imd/table2": df2}, scale="reduced", papers=["imd"]))
-    assert got2["imd.table2_caption"].verdict == "not reproduced"  # union would be the best method
+    assert got2["imd.table2_caption_union"].verdict == "not reproduced"  # union would be the best method
+    assert got2["imd.table2_caption_xor"].verdict == "reproduced"
+    # Table 8's significance claim, one verdict per reading; a reading the runs lack is not testable
+    rows = _imd_table2({"imd": 0.6, "separate": 0.8, "direct_gb": 0.9, "direct_dt": 0.4, "brcg_diff (union)": 0.3},
+                       n_rows=12)
+    got8 = _by_key(C.evaluate_claims({"imd/table8": rows}, scale="reduced", papers=["imd"]))
+    assert got8["imd.table8_caption_union"].verdict == "reproduced"
+    assert got8["imd.table8_caption_xor"].verdict == "not testable"
 
 
 def _perturbation(detect, sem_gain: float = 0.1, ps=(0.5, 1.0), cus=(0.0001, 0.1)) -> pd.DataFrame:
