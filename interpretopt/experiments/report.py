@@ -695,6 +695,9 @@ def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] |
             entry = {"per_run_s": round(r.per_run_time, 4), "n_runs": r.n_runs}
             if r.cpu_time and r.n_runs:
                 entry["cpu_per_run_s"] = round(r.cpu_time / r.n_runs, 4)
+                by_dataset = _cpu_by_dataset(r.results)
+                if len(by_dataset) > 1:
+                    entry["cpu_by_dataset"] = by_dataset
             entry["config"] = config_runs_hash(r.path)  # the runs part measured: a later edit voids the cost
             costs.setdefault(_cost_key(r.paper, r.path), {})[scale] = entry
     (out / COSTS_FILE).write_text(json.dumps(costs, indent=1, sort_keys=True) + "\n")
@@ -704,6 +707,17 @@ def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] |
 
     write_html(records, out, scale=scale, claims=claims, command=command)
     return records
+
+
+def _cpu_by_dataset(results) -> dict[str, float]:
+    """``{dataset label: CPU seconds per run}`` of a table's runs ({} without the columns): datasets of one
+    table can differ a hundredfold ("What changed?": heloc's runs against bc's), so ``--plan`` estimates the
+    runs left by dataset."""
+    if results is None or not len(results) or not {"dataset", "cpu_time"} <= set(results.columns):
+        return {}
+    cpu = pd.to_numeric(results["cpu_time"], errors="coerce")
+    means = cpu.groupby(results["dataset"].astype(str)).mean().dropna()
+    return {str(k): round(float(v), 4) for k, v in sorted(means.items())}
 
 
 def claims_of(records: list[ConfigRecord], scale: str, papers: list[str] | None = None) -> list:
@@ -1120,27 +1134,55 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
             rows.append({"table": key, "scale": s, "runs": n, "per_run_s": per,
                          "estimate_s": None if per is None else n * per, "basis": basis or "no measurement"})
     df = pd.DataFrame(rows, columns=["table", "scale", "runs", "per_run_s", "estimate_s", "basis"])
-    return df if out_root is None else _with_runs_done(df, Path(out_root), configs_root)
+    return df if out_root is None else _with_runs_done(df, Path(out_root), configs_root, costs)
 
 
-def _with_runs_done(df: pd.DataFrame, out_root: Path, configs_root: str | os.PathLike | None) -> pd.DataFrame:
+def _with_runs_done(df: pd.DataFrame, out_root: Path, configs_root: str | os.PathLike | None,
+                    costs: dict) -> pd.DataFrame:
     """``plan``'s frame with ``done`` (ok runs stored under ``out_root/<table>``) and ``left``, and the
-    estimate of the runs left."""
+    estimate of the runs left: by dataset where the measured cost has ``cpu_by_dataset`` (the runs left of
+    a dataset without a measurement at the table's mean, and ``basis`` says which)."""
     from interpretopt.experiments.config import load_config
-    from interpretopt.experiments.runner import stored_results
 
     paths = {_cost_key(p, path): path for p, path in table_configs(configs_root)}
-    done = []
+    done, estimates, bases = [], [], []
     for r in df.itertuples():
         folder = out_root / r.table
-        if r.scale == "-" or not r.runs or not folder.is_dir():
-            done.append(0)
-            continue
-        try:
-            done.append(len(stored_results(load_config(paths[r.table]).with_scale(r.scale), folder, ok_only=True)))
-        except InterpretoptError:  # rows that do not read: the run itself reports them
-            done.append(0)
-    df = df.assign(done=done)
+        n_done, est, basis = 0, None, r.basis
+        per = pd.to_numeric(pd.Series([r.per_run_s]), errors="coerce").iloc[0]
+        if r.scale != "-" and r.runs and folder.is_dir():
+            config = load_config(paths[r.table]).with_scale(r.scale)
+            left_by_ds = _left_by_dataset(config, folder)
+            n_done = sum(d for d, _ in left_by_ds.values())
+            by_ds = costs.get(r.table, {}).get(r.scale, {}).get("cpu_by_dataset") or {}
+            if by_ds and not pd.isna(per):
+                est = sum(left * by_ds.get(ds, per) for ds, (_, left) in left_by_ds.items())
+                unmeasured = sorted(ds for ds, (_, left) in left_by_ds.items() if left and ds not in by_ds)
+                basis += (", by dataset" + (f" ({', '.join(unmeasured)} at the mean: not measured)"
+                                            if unmeasured else ""))
+        done.append(n_done)
+        estimates.append(est)
+        bases.append(basis)
+    df = df.assign(done=done, basis=bases)
     df["left"] = (df["runs"].fillna(0) - df["done"]).clip(lower=0).astype(int)
-    df["estimate_s"] = pd.to_numeric(df["per_run_s"], errors="coerce") * df["left"]
+    flat = pd.to_numeric(df["per_run_s"], errors="coerce") * df["left"]
+    df["estimate_s"] = [flat.iloc[i] if e is None else e for i, e in enumerate(estimates)]
     return df
+
+
+def _left_by_dataset(config, folder: Path) -> dict[str, tuple[int, int]]:
+    """``{dataset label: (ok runs stored in folder, runs left)}`` of ``config`` (as ``reproduce`` counts
+    them); {} when its rows do not read (the run itself reports them)."""
+    from interpretopt.experiments.runner import stored_results
+
+    try:
+        rows = stored_results(config, folder, ok_only=True)
+    except InterpretoptError:
+        return {}
+    counts = rows["dataset"].astype(str).value_counts() if len(rows) and "dataset" in rows.columns else {}
+    out = {}
+    for d in config.datasets:
+        n = count_runs(config.with_datasets([d.label]))
+        got = int(counts.get(d.label, 0))
+        out[d.label] = (min(got, n), max(0, n - got))
+    return out
