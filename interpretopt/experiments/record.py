@@ -351,6 +351,8 @@ def write_record_rows(records: list, out_dir: str | os.PathLike, scale: str, *,
         Some table's runs were made by other code than today's and ``allow_stale`` is false; the
         message names the tables and what to run.
     """
+    from interpretopt.experiments.runner import runs_source
+
     out = Path(out_dir)
     stale = stale_tables(records)
     if stale and not allow_stale:
@@ -362,8 +364,6 @@ def write_record_rows(records: list, out_dir: str | os.PathLike, scale: str, *,
     check_record_scale(out, scale)
     _mark_record(out, scale)
     n = left_out = 0
-    from interpretopt.experiments.runner import runs_source
-
     for r, _, runs_dir in _table_dirs(records):
         if runs_dir.is_dir():
             done, skipped = _write_rows(runs_dir, runs_source(r.config, r.out_dir)[0])
@@ -374,7 +374,7 @@ def write_record_rows(records: list, out_dir: str | os.PathLike, scale: str, *,
 def drop_stale_runs(records: list) -> int:
     """Forget the stored runs of each table made by other code than today's (row files and recorded
     rows), so that the next run makes them again; return how many."""
-    from interpretopt.experiments.fingerprint import is_fresh, read_manifests
+    from interpretopt.experiments.fingerprint import is_fresh, read_manifests, today_code
     from interpretopt.experiments.results import ResultStore
     from interpretopt.experiments.runner import runs_source
 
@@ -382,7 +382,7 @@ def drop_stale_runs(records: list) -> int:
     for r, _, runs_dir in _table_dirs(records):
         if not getattr(r, "freshness", ""):
             continue
-        now = _code_now(runs_source(r.config, r.out_dir)[0].path)
+        now = today_code(runs_source(r.config, r.out_dir)[0].path)
         manifests = read_manifests(runs_dir)
         rows = []
         for row in ResultStore(runs_dir).rows():
@@ -414,14 +414,6 @@ def _rewrite_recorded(folder: Path, keep: set[str]) -> None:
 #: margin below this machine's clock when no file can be made in the runs' folder to read the clock
 #: that stamps its files (a network file system stamps by its server's; FAT rounds to 2 s)
 COARSE_MTIME_NS = 2_000_000_000
-
-
-def _code_now(config_path: str | os.PathLike | None) -> Callable[[str, str], dict[str, str]]:
-    """``(scheme, method) -> manifest`` of the code of ``method``'s runs now, each computed once
-    (:func:`~.fingerprint.today_code`)."""
-    from interpretopt.experiments.fingerprint import today_code
-
-    return today_code(config_path)
 
 
 def file_clock_ns(folder: str | os.PathLike) -> int:
@@ -488,13 +480,13 @@ def distrust_runs_changed_during(out_dir: str | os.PathLike, config_path: str | 
     process running other code (another checkout) writes into the same folder meanwhile, and a row
     written in the same tick of a coarse file clock just before ``since_ns``.
     """
-    from interpretopt.experiments.fingerprint import SCHEMES, changed_files, manifest_scheme, read_manifests
+    from interpretopt.experiments.fingerprint import SCHEMES, changed_files, manifest_scheme, read_manifests, today_code
     from interpretopt.experiments.results import ResultStore
 
     store = ResultStore(out_dir)
     if not store.runs_dir.is_dir():
         return []
-    now, stored = _code_now(config_path), read_manifests(out_dir)
+    now, stored = today_code(config_path), read_manifests(out_dir)
     groups: dict[tuple[str, str], dict] = {}
     for path in sorted(store.runs_dir.glob("*.json")):
         row = store._read_row(path) if _mtime_ns(path) >= since_ns else None
