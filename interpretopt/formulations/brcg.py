@@ -372,13 +372,29 @@ def master_columns(cover, y, n_literals, spec: MasterSpec, *, grounded=None, rel
     """
     yb, cov, n_literals, grounded, sw = _columns_data(cover, y, n_literals, grounded, sample_weight)
     K = cov.shape[1]
-    fp = np.asarray(cov[~yb].T @ sw[~yb]).ravel().astype(float)
-    cost = spec.loss_scale * fp + spec.clause_penalty(n_literals) - spec.grounding_penalty * grounded
+    cost = _column_costs(yb, cov, n_literals, grounded, sw, spec)
     block = cov[yb].astype(float)
     if spec.form == "constraint":
         block = sp.vstack([block, sp.csr_matrix(spec.clause_complexity(n_literals)[None, :])]).tocsc()
     upper = np.ones(K) if not relax else np.where(grounded, 1.0, np.inf)
     return cost, sp.csc_matrix(block), upper
+
+
+def column_costs(cover, y, n_literals, spec: MasterSpec, *, grounded=None, sample_weight=None) -> np.ndarray:
+    """Objective coefficient ``c_k`` of each clause column ``w_k`` of the master (eq. (1) / the light form).
+
+    The weighted negatives the clause covers (counted once per clause) times ``loss_scale``, plus its
+    complexity penalty, less the grounding penalty for a grounding clause: what selecting the clause
+    costs apart from the positives it covers. The master LP (:func:`master_columns`) and the integer
+    master's local search price columns with it.
+    """
+    yb, cov, n_literals, grounded, sw = _columns_data(cover, y, n_literals, grounded, sample_weight)
+    return _column_costs(yb, cov, n_literals, grounded, sw, spec)
+
+
+def _column_costs(yb, cov, n_literals, grounded, sw, spec: MasterSpec) -> np.ndarray:
+    fp = np.asarray(cov[~yb].T @ sw[~yb]).ravel().astype(float)
+    return spec.loss_scale * fp + spec.clause_penalty(n_literals) - spec.grounding_penalty * grounded
 
 
 def master_lp(cover, y, n_literals, spec: MasterSpec, *, grounding=(), relax: bool = True,

@@ -52,8 +52,9 @@ def improve_selection(cover_pos, weight_pos, scale: float, cost, start=(), *, co
 
     Parameters
     ----------
-    cover_pos : (n_pos, K) bool
-        Coverage of the positive rows by each column.
+    cover_pos : (n_pos, K) bool, or the same as 0/1 float64
+        Coverage of the positive rows by each column (a float64 matrix is used as it is, so a
+        caller that searches from several starts converts it once).
     weight_pos : (n_pos,) nonnegative
         Weight of each positive row's loss.
     scale : float
@@ -67,10 +68,11 @@ def improve_selection(cover_pos, weight_pos, scale: float, cost, start=(), *, co
     max_moves : int
         Work limit: most moves made.
     """
-    cov = np.asarray(cover_pos, dtype=bool)
-    if cov.ndim != 2:
-        raise InputError(f"cover_pos must be 2-D (positive rows x columns), got shape {cov.shape}")
-    n, K = cov.shape
+    is_float = isinstance(cover_pos, np.ndarray) and cover_pos.dtype == np.float64
+    covf = cover_pos if is_float else np.asarray(cover_pos, dtype=bool).astype(np.float64)
+    if covf.ndim != 2:
+        raise InputError(f"cover_pos must be 2-D (positive rows x columns), got shape {covf.shape}")
+    n, K = covf.shape
     w = _vector("weight_pos", weight_pos, n)
     c = _vector("cost", cost, K)
     q = np.zeros(K) if capacity is None else _vector("complexity", complexity, K)
@@ -81,7 +83,6 @@ def improve_selection(cover_pos, weight_pos, scale: float, cost, start=(), *, co
     cap = np.inf if capacity is None else float(capacity)
     if float(q[sel].sum()) > cap + 1e-9:
         raise InputError(f"the start uses complexity {float(q[sel].sum())} above the capacity {cap}")
-    covf = cov.astype(np.float64)
     count = covf[:, sel].sum(axis=1) if K else np.zeros(n)
     delta, moves = 0.0, 0
     while moves < int(max_moves):

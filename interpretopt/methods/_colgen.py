@@ -675,8 +675,7 @@ class IntegerMaster:
         def exact(sel) -> float:
             return F.master_objective(sel, cover, y, n_lit, spec, grounding=g_idx, sample_weight=self.weight)
 
-        best_sel, best_src = self._incumbent(cover, n_lit, grounded, w_lp, exact)
-        best_obj = exact(best_sel)
+        best_sel, best_obj, best_src = self._incumbent(cover, n_lit, grounded, w_lp, exact)
         live = np.arange(K)
         if K and duals is not None:
             live = np.flatnonzero(~F.fixed_by_reduced_cost(spec, y, duals[0], duals[1], cover, n_lit,
@@ -698,7 +697,7 @@ class IntegerMaster:
         return IntegerSolution(selected=np.asarray(best_sel, dtype=int), objective=float(best_obj), result=res,
                                source=best_src, n_fixed=int(K - live.size))
 
-    def _incumbent(self, cover, n_lit, grounded, w_lp, exact) -> tuple[np.ndarray, str]:
+    def _incumbent(self, cover, n_lit, grounded, w_lp, exact) -> tuple[np.ndarray, float, str]:
         """The best selection that needs no solver: the empty one, the rounded LP solution, and the
         local search of :func:`~interpretopt.heuristics.selection_search.improve_selection` from the
         empty set and from the LP solution rounded at each of ``local_search_thresholds`` (at most
@@ -721,17 +720,18 @@ class IntegerMaster:
             if w_lp is not None:
                 starts += [np.flatnonzero(self._rounding(w_lp, n_lit, t) > 0.5) for t in self.local_search_thresholds]
             cands += [(sel, "local_search") for sel in self._local_search(cover, n_lit, grounded, starts)]
-        best_sel, best_src = min(cands, key=lambda c: exact(c[0]))   # the first of equal ones
-        return np.asarray(best_sel, dtype=int), best_src
+        scored = [(exact(sel), i) for i, (sel, _) in enumerate(cands)]
+        best_obj, i = min(scored)   # the first of equal ones
+        return np.asarray(cands[i][0], dtype=int), float(best_obj), cands[i][1]
 
     def _local_search(self, cover, n_lit, grounded, starts) -> list[np.ndarray]:
         """The local optimum reached from each start (the master's objective as cover and column cost)."""
         spec, pos = self.spec, self.y.astype(bool)
         cov = np.asarray(cover, dtype=bool)
-        cost = (spec.loss_scale * (self.weight[~pos] @ cov[~pos]) + spec.clause_penalty(n_lit)
-                - spec.grounding_penalty * np.asarray(grounded, dtype=float))
+        cost = F.column_costs(cov, self.y, n_lit, spec, grounded=grounded, sample_weight=self.weight)
+        cov_pos = cov[pos].astype(np.float64)   # converted once for all the starts
         constraint = spec.form == "constraint"
-        return [improve_selection(cov[pos], self.weight[pos], spec.loss_scale, cost, start,
+        return [improve_selection(cov_pos, self.weight[pos], spec.loss_scale, cost, start,
                                   complexity=spec.clause_complexity(n_lit) if constraint else None,
                                   capacity=float(spec.C) if constraint else None,
                                   max_moves=self.local_search_moves).selected for start in starts]

@@ -158,6 +158,26 @@ def test_grounding_penalty_in_objective():
     assert ip == pytest.approx(brute_force_master(X, y, clauses, spec, grounding=[2]), abs=1e-7)
 
 
+@pytest.mark.parametrize("spec", SPECS, ids=["C", "C_literals", "light"])
+def test_column_costs_are_the_master_objective_of_the_clause_columns(spec):
+    X, y = tiny(3)
+    clauses = all_clauses(4, 2)
+    cov = cover_of(X, clauses)
+    nl = np.array([len(c) for c in clauses], dtype=float)
+    sw = np.random.default_rng(0).uniform(0.5, 2.0, size=len(y))
+    grounded = np.zeros(len(clauses), dtype=bool)
+    grounded[[1, 4]] = True
+    spec = F.MasterSpec(**{**spec.__dict__, "c_u": 0.05})
+    costs = F.column_costs(cov, y, nl, spec, grounded=grounded, sample_weight=sw)
+    lp = F.master_lp(cov, y, nl, spec, grounding=[1, 4], sample_weight=sw)
+    np.testing.assert_allclose(costs, lp.c[lp.cols("w")], rtol=0, atol=1e-12)
+    # by hand: the weighted negatives covered, the complexity penalty, less the grounding penalty
+    neg = ~y.astype(bool)
+    expect = (spec.loss_scale * (sw[neg] @ cov[neg]) + spec.clause_penalty(nl)
+              - spec.grounding_penalty * grounded)
+    np.testing.assert_allclose(costs, expect, rtol=0, atol=1e-12)
+
+
 def enumerate_min_rc(X, r, a, b, D, exclude=()):
     best, arg = np.inf, None
     for c in all_clauses(X.shape[1], D):
