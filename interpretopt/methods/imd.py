@@ -636,7 +636,18 @@ class SeparateSurrogates(IMDExplainer):
 # --------------------------------------------------------------------------------------
 # direct baselines
 # --------------------------------------------------------------------------------------
-class DirectDT(_DiffModel):
+class _DirectModel(_DiffModel):
+    """A model fitted directly on the 0-1 dissimilarity ``D = 1[y1 != y2]`` (Section 5.2's direct baselines)."""
+
+    def _dissimilarity_input(self, X: Any, model1: Any, model2: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                              np.ndarray]:
+        """The checked fit input ``Xa``, both label vectors, and ``D``."""
+        check_int("max_depth", self.max_depth, 1)
+        Xa, y1, y2 = self._fit_input(X, model1, model2)
+        return Xa, y1, y2, (y1 != y2).astype(np.int8)
+
+
+class DirectDT(_DirectModel):
     """A decision tree on the 0-1 dissimilarity ``D``; diff rules are its ``D = 1`` leaves.
 
     Parameters
@@ -663,9 +674,7 @@ class DirectDT(_DiffModel):
 
         from interpretopt.rules import tree_to_rules
 
-        check_int("max_depth", self.max_depth, 1)
-        Xa, y1, y2 = self._fit_input(X, model1, model2)
-        d = (y1 != y2).astype(np.int8)
+        Xa, y1, y2, d = self._dissimilarity_input(X, model1, model2)
         tree = DecisionTreeClassifier(max_depth=self.max_depth, criterion=self.criterion,
                                       random_state=_sk_seed(self.random_state))
         tree.fit(Xa, d)
@@ -681,7 +690,7 @@ class DirectDT(_DiffModel):
         return self.tree_.predict(Xa).astype(np.int8)
 
 
-class DirectGB(_DiffModel):
+class DirectGB(_DirectModel):
     """Gradient boosting (``max_depth=6``, other scikit-learn defaults) on ``D``; no rules."""
 
     _parameter_constraints: dict = {
@@ -696,9 +705,7 @@ class DirectGB(_DiffModel):
     def fit(self, X: Any, model1: Any, model2: Any) -> "DirectGB":
         from sklearn.ensemble import GradientBoostingClassifier
 
-        check_int("max_depth", self.max_depth, 1)
-        Xa, y1, y2 = self._fit_input(X, model1, model2)
-        d = (y1 != y2).astype(np.int8)
+        Xa, y1, y2, d = self._dissimilarity_input(X, model1, model2)
         self.constant_ = int(d[0]) if np.unique(d).size == 1 else None
         if self.constant_ is None:
             self.model_ = GradientBoostingClassifier(max_depth=self.max_depth,
