@@ -1225,7 +1225,7 @@ def _make_pricer(pricing, lits, X, yu, master, *, max_literals, beam_width, colu
 
 
 def _integer_phase(master, last, yu, wu, spec, *, mip_solver, settings, mip_time_limit, mip_node_limit,
-                   mip_work_limit, lower_bound, tol, pricing):
+                   mip_work_limit, lower_bound, tol, pricing, max_literals):
     """The integer master over the columns the last LP saw, its valid bound, gap and status."""
     k_seen = last.n_columns if last is not None else 0
     clauses = master.clauses[:k_seen]
@@ -1235,18 +1235,25 @@ def _integer_phase(master, last, yu, wu, spec, *, mip_solver, settings, mip_time
                        work_limit=mip_work_limit).solve(
         master.cover_matrix(k_seen), n_lit, grounded, last.w if last is not None else None, mip_time_limit,
         duals=(last.mu, last.lam) if last is not None else None)
-    bound_ip = integer_bound(spec, wu, lower_bound)
+    bound_ip = integer_bound(spec, wu, lower_bound, max_literals=max_literals, grounding=bool(grounded.any()))
     gap = relative_gap(ip.objective, bound_ip)
     status = "optimal" if gap <= tol else "heuristic" if pricing == "beam" else "feasible"
     return clauses, ip, float(bound_ip), gap, status
 
 
-def integer_bound(spec: F.MasterSpec, weight: np.ndarray, bound: float) -> float:
-    """``bound`` rounded up to a whole number of samples when the objective counts samples (constraint
-    form, whole sample weights, whole grounding penalty), else ``bound``."""
+def integer_bound(spec: F.MasterSpec, weight: np.ndarray, bound: float, *, max_literals: int,
+                  grounding: bool) -> float:
+    """``bound`` raised to the least objective a rule set can take at or above it, when the objective counts
+    whole samples: in the constraint form (whole grounding penalty) the next whole number; in the light form
+    without grounding the least ``s e + lambda0 q + lambda1 L`` over clauses of up to ``max_literals``
+    literals (:func:`~F.light_objective_floor`). Otherwise (weights that are not whole) ``bound``."""
     whole_weights = bool(np.all(np.equal(np.mod(weight, 1.0), 0.0)))
-    if spec.form == "constraint" and float(spec.grounding_penalty).is_integer() and whole_weights:
+    if not whole_weights:
+        return float(bound)
+    if spec.form == "constraint" and float(spec.grounding_penalty).is_integer():
         return float(math.ceil(bound - 1e-9 * max(1.0, abs(bound))))
+    if spec.form == "light" and not grounding:
+        return F.light_objective_floor(spec, bound, max_literals=max_literals)
     return float(bound)
 
 
@@ -1395,7 +1402,7 @@ def _run(X_bin, y, spec, *, policy, max_literals, pricing, beam_width, columns_p
     clauses, ip, bound_ip, gap, status = _integer_phase(
         master, last, yu, wu, spec, mip_solver=mip_solver, settings=settings, mip_time_limit=mip_time_limit,
         mip_node_limit=mip_node_limit, mip_work_limit=mip_work_limit, lower_bound=lower_bound, tol=tol,
-        pricing=pricing)
+        pricing=pricing, max_literals=max_literals)
     timings["integer"] += time.perf_counter() - t0
     return _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, rounds, exact,
                    lower_bound=lower_bound, bound_ip=bound_ip, gap=gap, status=status, stop_reason=stop_reason,
@@ -1425,7 +1432,9 @@ def _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, 
                                                       or ip_time),
                     work=work, dual_policy=rounds.policy.name, space_literals=rounds.space_literals,
                     space_bound=space_bound, space_complete=bool(getattr(rounds.pricer, "complete", False)),
-                    space_integer_bound=None if space_bound is None else integer_bound(spec, wu, space_bound))
+                    space_integer_bound=None if space_bound is None else integer_bound(
+                        spec, wu, space_bound, max_literals=rounds.space_literals,
+                        grounding=bool(np.any(master.grounded))))
 
 
 def _loop(master: RestrictedMaster, rounds: PricingRound, timings: dict):

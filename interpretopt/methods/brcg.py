@@ -221,9 +221,13 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         what column generation *found*; not a bound until it is ``proven_``.
     lower_bound_ : float
         The best valid lower bound the fit obtained, on the objective of every rule set whose
-        clauses lie in ``bound_space_``: ``lp_lower_bound_``, rounded up to a whole number of
-        samples when the objective counts samples (``form="constraint"`` with whole sample
-        weights and a whole grounding penalty), which an integer objective cannot fall below.
+        clauses lie in ``bound_space_``: ``lp_lower_bound_``, raised to the least objective a
+        rule set can take at or above it when the objective counts whole samples: in the
+        constraint form (whole sample weights, whole grounding penalty) the next whole number;
+        in the light form (whole sample weights, no grounding) the least ``e / n + lambda0 q +
+        lambda1 L`` over whole errors ``e``, clauses ``q`` and literals ``q <= L <= D q``
+        (:func:`~interpretopt.formulations.brcg.light_objective_floor`). It can therefore exceed
+        ``restricted_lp_``: a rule set's objective lies on that lattice, an LP value need not.
     bound_space_ : str
         The clause space ``lower_bound_`` and ``gap_`` hold over: ``"clauses of up to
         max_literals literals"``, or ``"clauses of up to exact_phase_literals literals"`` when the

@@ -178,6 +178,48 @@ def test_column_costs_are_the_master_objective_of_the_clause_columns(spec):
     np.testing.assert_allclose(costs, expect, rtol=0, atol=1e-12)
 
 
+def _light_lattice(spec, D, bound):
+    """Every light objective up to just past ``bound`` that a rule set of clauses of 1..D literals can take
+    (whole weights), by enumeration."""
+    s, l0, l1 = spec.loss_scale, spec.lambda0, spec.lambda1
+    e_max = int(np.ceil(bound / s)) + 1
+    q_max = int(bound / (l0 + l1)) + 2 if l0 + l1 > 0 else 1
+    vals = [s * e for e in range(e_max + 1)]
+    vals += [s * e + l0 * q + l1 * L for e in range(e_max + 1) for q in range(1, q_max + 1)
+             for L in range(q, D * q + 1)]
+    return np.array(sorted(vals))
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(5, 400), l0=st.sampled_from([0.0, 0.001, 0.002, 0.005, 0.01]),
+       l1=st.sampled_from([0.0, 0.001, 0.003, 0.01]), D=st.integers(1, 4), frac=st.floats(0.0, 0.06))
+def test_light_objective_floor_is_the_least_objective_at_or_above_the_bound(n, l0, l1, D, frac):
+    spec = F.MasterSpec(form="light", lambda0=l0, lambda1=l1, n_samples=n)
+    lattice = _light_lattice(spec, D, float(frac))
+    bound = float(frac)
+    got = F.light_objective_floor(spec, bound, max_literals=D)
+    reachable = lattice[lattice >= bound - 1e-12]
+    assert got >= bound - 1e-12   # never below the bound it lifts
+    assert got <= reachable[0] + 1e-12   # never above an objective a rule set can take (a valid bound)
+    below = lattice[lattice < bound]
+    if below.size and bound - below[-1] <= 1e-6 * spec.loss_scale:
+        assert got == bound   # within its float slack of an objective below: left as it is (the safe side)
+    else:
+        assert got == pytest.approx(reachable[0], abs=1e-9)   # else the least objective at or above it
+
+
+def test_light_objective_floor_on_breast_cancers_lattice_and_its_limits():
+    spec = F.MasterSpec(form="light", lambda0=0.001, lambda1=0.001, n_samples=398)
+    # 0.0137 (the LP over clauses of up to 3 literals) lifts to 4 clauses of 10 literals with no error
+    assert F.light_objective_floor(spec, 0.0137, max_literals=3) == pytest.approx(0.014)
+    tiny = F.MasterSpec(form="light", lambda0=1e-9, lambda1=1e-9, n_samples=398)
+    assert F.light_objective_floor(tiny, 0.0137, max_literals=3) == 0.0137   # too many (q, L): unchanged
+    with pytest.raises(InputError, match="light form"):
+        F.light_objective_floor(F.MasterSpec(form="constraint", C=3, n_samples=10), 1.0, max_literals=3)
+    with pytest.raises(InputError, match="max_literals"):
+        F.light_objective_floor(spec, 0.01, max_literals=0)
+
+
 def enumerate_min_rc(X, r, a, b, D, exclude=()):
     best, arg = np.inf, None
     for c in all_clauses(X.shape[1], D):

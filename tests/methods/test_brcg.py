@@ -38,7 +38,9 @@ def test_rules_over_raw_features_predict_like_the_estimator(bc, fitted):
     assert set(np.unique(fitted.predict(X))) <= {0, 1}
     assert np.mean(fitted.predict(X) == y) > 0.85
     assert 0.0 <= fitted.lower_bound_ <= fitted.objective_ + 1e-9
-    assert fitted.lower_bound_ <= fitted.restricted_lp_ + 1e-9
+    # the LP's bound is below the LP; the integer bound lifts it to an objective a rule set can take
+    assert fitted.lp_lower_bound_ <= fitted.restricted_lp_ + 1e-9
+    assert fitted.lp_lower_bound_ <= fitted.lower_bound_
     assert 0.0 <= fitted.gap_ <= 1.0
     assert fitted.solve_results_["lp"].status.value == "optimal"
     assert fitted.solve_results_["integer"].has_solution

@@ -82,8 +82,12 @@ def test_exact_column_generation_proves_the_lp_and_the_bound_equals_it(name, see
     assert res.lower_bound == pytest.approx(truth, rel=1e-6, abs=1e-9)   # tight at proven convergence
     best = brute_force_ip(X, y, spec, 2)
     assert res.lower_bound <= best + 1e-9 <= res.objective + 2e-9
-    assert res.gap == pytest.approx(CG.relative_gap(res.objective, res.lower_bound if spec.form == "light"
-                                                    else np.ceil(res.lower_bound - 1e-9)), abs=1e-12)
+    # the integer bound: the LP's raised to an objective a rule set can take, never above the optimum
+    lifted = (F.light_objective_floor(spec, res.lower_bound, max_literals=2) if spec.form == "light"
+              else np.ceil(res.lower_bound - 1e-9))
+    assert res.lower_bound - 1e-12 <= res.integer_bound == pytest.approx(lifted, abs=1e-12)
+    assert res.integer_bound <= best + 1e-9
+    assert res.gap == pytest.approx(CG.relative_gap(res.objective, lifted), abs=1e-12)
     assert (res.status == "optimal") == (res.gap <= res.tol)
 
 
