@@ -799,8 +799,8 @@ class CGResult:
         (eqs. (B1)-(B4); 0, the objective's own floor, before any LP is solved).
     integer_bound : float
         The valid lower bound on the integer problem that ``gap`` and ``status`` use:
-        ``lower_bound`` rounded up to a whole number of samples when the objective counts
-        samples (constraint form, whole weights, whole grounding penalty), else ``lower_bound``.
+        ``lower_bound`` raised to the least objective a rule set can take at or above it when the
+        objective counts whole samples (:func:`integer_bound`), else ``lower_bound``.
     objective : float
         Objective of the selection, recomputed from scratch.
     gap : float or None

@@ -253,15 +253,16 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         ``(objective_ - lower_bound_) / objective_``, against that valid bound only, over
         ``bound_space_`` (0 when ``objective_`` is at or below it). What is left at defaults
         is the LP's integrality gap, not pricing's: on breast cancer (stratified 70/30, seed
-        0) the fit ends at 0.0170 against the LP over clauses of up to 3 literals, 0.0137
-        (gap 0.19), where the LP covers all 250 positive rows with 44 fractional clauses and no
-        error. Splitting the rule sets by their number of clauses q and of literals L, with
-        the errors of each part rounded up to whole samples, lifts that bound only to 0.0140
-        (q = 4, L = 10, whose LP still has no error), and that figure is optimistic: it was
-        measured over the 20,000 clauses of least reduced cost, not priced over the space. A
-        bound that closes the gap below 0.10 needs branching on clauses (branch and price).
-        The integer master over those 20,000 clauses finds 0.01651 after 1,000 nodes (281
-        CPU s), so the default's rule set is not the space's optimum either.
+        0) the fit ends at 0.0170 against the LP over clauses of up to 3 literals, 0.0137,
+        where the LP covers all 250 positive rows with 44 fractional clauses and no error;
+        ``lower_bound_`` lifts it to 0.0140 (4 clauses of 10 literals and no error), gap 0.176
+        (seed 1: 0.190). Solving the LP once for each number of clauses q and of literals L,
+        with each part's errors rounded up to whole samples, gives no more: its least part is
+        again q = 4, L = 10 at 0.0140 with no error, a figure that is if anything optimistic
+        (measured over the 20,000 clauses of least reduced cost, not priced over the space).
+        A bound that closes the gap below 0.10 needs branching on clauses (branch and price)
+        or cuts. The integer master over those 20,000 clauses finds 0.01651 after 1,000 nodes
+        (281 CPU s), so the default's rule set is not the space's optimum either.
     proven_ : bool
         ``lp_lower_bound_`` is within ``tol`` of ``restricted_lp_``: the LP over all clauses
         is solved. Only a bound from exact pricing (or, rarely, the always-valid depth-1
