@@ -152,16 +152,16 @@ _COUNT_WORDS = ("count", "n_", "leaves", "leaf", "rules", "literals", "condition
                 "timeouts", "n_boundary")
 
 
-def infer_unit(metric: str, values, *, aggregate: str = "mean", declared: str | None = None) -> str:
-    """The unit of a table's cells: ``declared`` (the reference's ``unit``) when given; ``rank`` for a
-    ``mean_rank`` table; ``count`` for a metric that counts things (leaves, rules, ...); ``fraction``
-    when every published value lies in [0, 1]; else ``quantity``."""
+def infer_unit(metric: str, values, *, declared: str | None = None) -> str:
+    """The unit of a table's metric cells: ``declared`` (the reference's ``unit``) when given; ``count``
+    for a metric that counts things (leaves, rules, ...); ``fraction`` when every published value lies in
+    [0, 1]; else ``quantity``. A ``mean_rank`` table's cells hold its metric too (the ranks are in its
+    ``mean rank`` row, of kind ``rank``: :func:`cell_kind`), so ``values`` are the metric's, without the
+    summary rows."""
     if declared is not None:
         if declared not in UNITS:
             raise ValueError(f"unknown unit {declared!r}; valid units: {', '.join(UNITS)}")
         return declared
-    if aggregate == "mean_rank":
-        return "rank"
     m = str(metric).lower()
     if any(w in m for w in _COUNT_WORDS):
         return "count"

@@ -250,11 +250,18 @@ def file_hash(path: str | os.PathLike, scheme: str = SCHEMES[0]) -> str:
         return _digest(data)
     if scheme != "tokens":
         raise ValueError(f"unknown hash scheme {scheme!r}; accepted: {', '.join(SCHEMES)}")
-    try:
-        code = json.dumps(_code_tokens(data.decode("utf-8"))).encode()  # a list: no two sequences alike
-    except (SyntaxError, UnicodeDecodeError, tokenize.TokenError, ValueError):
-        code = data
-    return TOKENS_PREFIX + _digest(code)
+    key = hashlib.sha256(data).digest()   # the same bytes tokenize the same: each content once per process
+    if key not in _TOKEN_HASHES:
+        try:
+            code = json.dumps(_code_tokens(data.decode("utf-8"))).encode()  # a list: no two sequences alike
+        except (SyntaxError, UnicodeDecodeError, tokenize.TokenError, ValueError):
+            code = data
+        _TOKEN_HASHES[key] = TOKENS_PREFIX + _digest(code)
+    return _TOKEN_HASHES[key]
+
+
+#: token hashes by the SHA-256 of the file's bytes: a record of 27 tables hashes the same modules for each
+_TOKEN_HASHES: dict[bytes, str] = {}
 
 
 def manifest_scheme(files: Mapping[str, str]) -> str:

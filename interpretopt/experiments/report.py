@@ -266,8 +266,8 @@ class _TableContext:
         from interpretopt.experiments.agreement import infer_unit
 
         ref = self.spec.reference
-        vals = [v for row in ref.values.values() for v in row.values()]
-        return infer_unit(self.spec.metric, vals, aggregate=self.spec.aggregate, declared=ref.unit)
+        vals = [v for r, row in ref.values.items() if not _is_summary_row(r) for v in row.values()]
+        return infer_unit(self.spec.metric, vals, declared=ref.unit)
 
 
 def _cell(ctx: _TableContext, paper: str, r: str, c: str, paper_value, results) -> dict:
@@ -333,7 +333,7 @@ def _fill_ours(ctx: _TableContext, rec: dict, r: str, c: str, ds, results) -> No
         return
     rec["diff"] = float(ours) - rec["paper_value"]
     paper_total, ours_total = (_win_totals(ctx, r, c) if rec["kind"] == "wins" else (None, None))
-    our_std = None if rec["unit"] == "rank" else rec["ours_std"]  # a rank table's std is the metric's, not the rank's
+    our_std = None if rec["kind"] == "rank" else rec["ours_std"]  # a mean rank has no std over runs
     j = judge(rec["kind"], Side(rec["paper_value"], rec["paper_std"], rec["paper_n"], paper_total),
               Side(float(ours), our_std, n, ours_total), planned_n=planned, tolerance=spec.reference.tolerance,
               resolution=None if summary else ctx.resolution)

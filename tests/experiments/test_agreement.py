@@ -122,7 +122,9 @@ def test_infer_unit():
     assert A.infer_unit("f1", [0.5, 0.9]) == "fraction"
     assert A.infer_unit("model_parity", [85.2, 97.0]) == "quantity"
     assert A.infer_unit("model_parity", [85.2], declared="percent") == "percent"
-    assert A.infer_unit("f1", [0.5], aggregate="mean_rank") == "rank"
+    # a mean_rank table's cells hold its metric; only its "mean rank" row is of kind rank
+    assert A.infer_unit("f1", [0.5, 0.92]) == "fraction"
+    assert A.cell_kind("mean rank", "fraction") == "rank" and A.cell_kind("adult / max", "fraction") == "fraction"
     with pytest.raises(ValueError, match="valid units"):
         A.infer_unit("f1", [0.5], declared="furlongs")
 

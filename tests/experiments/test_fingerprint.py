@@ -158,6 +158,21 @@ def test_token_hash_ignores_docstrings_and_comments_and_sees_every_code_edit(tmp
     assert (F.file_hash(path) == before) is same
 
 
+def test_token_hashes_are_kept_by_content_so_an_edit_is_seen_and_a_revert_gives_the_first(tmp_path, monkeypatch):
+    monkeypatch.setattr(F, "_TOKEN_HASHES", {})
+    path, twin = tmp_path / "m.py", tmp_path / "twin.py"
+    path.write_text(_MODULE)
+    first = F.file_hash(path)
+    path.write_text(_MODULE.replace("RATE = 0.5", "RATE = 0.25"))
+    edited = F.file_hash(path)
+    path.write_text(_MODULE)
+    twin.write_text(_MODULE)
+    assert edited != first and F.file_hash(path) == first and F.file_hash(twin) == first
+    assert len(F._TOKEN_HASHES) == 2   # four hashes of two contents: each content tokenized once
+    monkeypatch.setattr(F, "_TOKEN_HASHES", {})
+    assert F.file_hash(path) == first   # the kept value is what a fresh process computes
+
+
 def test_code_tokens_are_named_and_an_f_string_is_one_token_on_every_python():
     """The hash must not depend on the Python version: token names, not numbers (OP is 54 on 3.11 and 55 on
     3.12), and an f-string as its source text (3.12 splits it into FSTRING_START, ... FSTRING_END)."""

@@ -144,6 +144,27 @@ def test_cells_are_judged_by_the_agreement_rule(project):
     assert cfg.scale == "reduced"
 
 
+def test_a_mean_rank_tables_cells_are_judged_in_its_metrics_unit_and_its_mean_rank_as_ranks(tmp_path, monkeypatch):
+    """Regression: every cell of a ``mean_rank`` table was judged as a rank (an absolute band of half a rank),
+    so an F1 of 0.75 agreed with a published 0.92. Its cells hold the metric; only ``mean rank`` is a rank."""
+    from interpretopt.experiments import agreement as A
+
+    table = demo_table({"breast_cancer": '{"1": {value: 0.90, std: 0.5}, "2": {value: 0.10, std: 0.0}}',
+                        '"mean rank"': '{"1": 1.0, "2": 2.0}'},
+                       runs="reduced: {repetitions: 1}\n").replace("    metric: accuracy\n",
+                                                                   "    metric: accuracy\n    aggregate: mean_rank\n")
+    write_demo_configs(tmp_path, table)
+    monkeypatch.chdir(tmp_path)
+    rec = R.reproduce_config(tmp_path / "configs" / "imd" / "t1.yaml", "reduced", tmp_path / "out", paper="imd")
+    cells = rec.cells.set_index(["row", "column"])
+    body = cells.loc[("breast_cancer", "2")]   # ours ~0.9 against a published 0.10 (std 0.0)
+    assert body["unit"] == "fraction" and body["kind"] == "fraction"
+    assert body["rule"] == "absolute" and body["tolerance"] == A.ABSOLUTE_TOLERANCE["fraction"]
+    assert body["verdict"] == "differs"   # half a rank would have let 0.9 and 0.1 agree
+    rank = cells.loc[("mean rank", "1")]
+    assert rank["kind"] == "rank" and rank["tolerance"] == A.ABSOLUTE_TOLERANCE["rank"]
+
+
 def test_a_cell_from_fewer_runs_than_planned_is_partial_not_compared(project):
     from interpretopt.experiments.runner import stored_results
 
