@@ -132,6 +132,38 @@ def test_imd_percent_change_claims_use_the_papers_direction():
     assert got["imd.no_fidelity_loss"].verdict == "not testable"  # Table 7's runs are not given
 
 
+def test_a_percent_change_in_the_opposite_direction_is_not_reproduced_even_inside_a_wide_band():
+    # IMD's F1 from Direct GB: the paper's -5.87%; rows whose ratios spread widely around +12%
+    df = _imd_table2({"imd": 0.6, "separate": 0.8, "direct_gb": 0.9, "direct_dt": 0.5, "brcg_diff (xor)": 0.3},
+                     n_rows=8)
+    df.loc[df["variant"] == "direct_gb", "f1"] = [0.3, 0.9, 0.25, 0.95, 0.5, 0.95, 0.9, 0.6]
+    ev = C.evaluate_claims({"imd/table2": df}, scale="reduced", papers=["imd"])
+    res = _by_key(ev)["imd.f1_from_direct_gb"]
+    cell = C.claim_cells(ev, scale="reduced").set_index("row").loc["f1_from_direct_gb"]
+    assert res.ours > 0 and cell["verdict"] == "agrees"   # the band alone would let it agree
+    assert res.verdict == "not reproduced" and "the opposite direction" in res.detail
+
+
+def test_mtrepan_claims_leave_out_one_leaf_depths_and_equal_cells():
+    rows = []
+    for depth, (lm, lt), (pm, pt) in ((1, (1, 1), (10.0, 12.0)),   # one leaf each: parity is sampling, left out
+                                      (2, (2, 2), (90.0, 80.0)), (3, (4, 4), (0.0, 0.0)),   # equal leaves; 0 = 0
+                                      (4, (6, 8), (93.0, 91.0)), (5, (9, 12), (94.0, 92.0))):
+        for variant, leaves, parity in (("mtrepan", lm, pm), ("trepan", lt, pt)):
+            rows.append({"variant": variant, "depth": depth, "leaf_count": leaves, "model_parity": parity,
+                         "certain_model_parity": parity, "boundary_model_parity": parity, "run_status": "ok"})
+    got = _by_key(C.evaluate_claims({"mtrepan/tables2_3_circle": pd.DataFrame(rows)}, scale="smoke",
+                                    papers=["mtrepan"]))
+    shallow = got["mtrepan.higher_parity_shallow"]   # depths 2 and 3: higher once, equal once, lower never
+    assert shallow.verdict == "reproduced" and "higher in 1, lower in 0, equal in 1" in shallow.detail
+    fewer = got["mtrepan.fewer_leaves_higher_parity"]
+    assert fewer.verdict == "reproduced" and "fewer leaves in 2 and more in 0" in fewer.detail
+    lower_at_2 = pd.DataFrame(rows)
+    lower_at_2.loc[(lower_at_2.depth == 2) & (lower_at_2.variant == "mtrepan"), "model_parity"] = 70.0
+    got = _by_key(C.evaluate_claims({"mtrepan/tables2_3_circle": lower_at_2}, scale="smoke", papers=["mtrepan"]))
+    assert got["mtrepan.higher_parity_shallow"].verdict == "not reproduced"   # model parity: lower 1, higher 0
+
+
 def test_a_metric_without_values_makes_the_claim_not_testable_not_a_crash():
     rows = [{"variant": v, "depth": 2, "leaf_count": 3, "model_parity": float("nan"), "run_status": "ok"}
             for v in ("mtrepan", "trepan")]
