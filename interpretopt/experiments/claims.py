@@ -483,14 +483,20 @@ def _brcg_recover(runs: dict) -> ClaimResult:
     if grid.shape[1] < 2:
         raise _Missing(f"recovery needs two or more values of p; these runs have {list(grid.columns)}")
     lo, hi = grid.columns[0], grid.columns[-1]
-    rises = bool((grid[hi] >= grid[lo]).all())
-    top = float(grid.iloc[0][hi])
+    small = grid.index[0]
+    rises = bool((grid[hi] >= grid[lo]).all()) and bool(grid.loc[small, hi] > grid.loc[small, lo])
+    top = float(grid.loc[small, hi])
     b = float(_num(df, "detected_B").mean())
     churn = float(_num(df, "false_change_B").mean()) if "false_change_B" in df.columns else math.nan
+    # a B+ that changed every rule would "recover" every perturbation: its recovery must beat its own churn
+    at_small = df[df["c_u"] == small]
+    churn_g = float(_num(at_small, "false_change_Bg").mean()) if "false_change_Bg" in df.columns else math.nan
+    margin = top - churn_g if not math.isnan(churn_g) else top
     ends = ", ".join(f"c_u {c:g}: {grid.loc[c, lo]:.2f} -> {grid.loc[c, hi]:.2f}" for c in grid.index)
-    return _verdict(rises and top >= _ALMOST_ALL,
+    return _verdict(rises and top >= _ALMOST_ALL and margin > 0,
                     f"B+ recovers the perturbed rule, p {lo:g} -> {hi:g}, at {ends} ({len(df)} runs; reproduced "
-                    f"when it rises with p at every c_u and reaches {_ALMOST_ALL} at the smallest c_u); "
+                    f"when it rises with p at every c_u, strictly at the smallest, reaches {_ALMOST_ALL} there and "
+                    f"exceeds the share of A's other rules B+ changes there, {churn_g:.2f}); "
                     f"ungrounded B flags it in {b:.2f} of runs, while changing {churn:.2f} of A's other rules")
 
 

@@ -224,16 +224,19 @@ def test_imd_brcg_diff_readings_are_judged_separately():
     assert got8["imd.table8_caption_xor"].verdict == "not testable"
 
 
-def _perturbation(detect, sem_gain: float = 0.1, ps=(0.5, 1.0), cus=(0.0001, 0.1)) -> pd.DataFrame:
+def _perturbation(detect, sem_gain: float = 0.1, ps=(0.5, 1.0), cus=(0.0001, 0.1),
+                  churn_g: float = 0.3) -> pd.DataFrame:
     """Runs of whatchanged/perturbation: B+ recovers with probability ``detect(c_u, p)`` (two runs a cell,
-    rounded to halves), B always; A's similarity to B+ is B's plus ``sem_gain``."""
+    rounded to halves), B always; A's similarity to B+ is B's plus ``sem_gain``; B+ changes ``churn_g`` of A's
+    other rules."""
     rows = []
     for c_u in cus:
         for p in ps:
             rate = detect(c_u, p)
             for rep in range(2):
                 rows.append({"c_u": c_u, "p": p, "detected_Bg": float(rep < round(2 * rate)), "detected_B": 1.0,
-                             "false_change_B": 0.4, "kept_B": 0.3, "kept_Bg": 0.9 if c_u == max(cus) else 0.5,
+                             "false_change_B": 0.4, "false_change_Bg": churn_g,
+                             "kept_B": 0.3, "kept_Bg": 0.9 if c_u == max(cus) else 0.5,
                              "sim_sem_B": 0.5, "sim_sem_Bg": 0.5 + sem_gain, "sim_stat_B": 0.5,
                              "sim_stat_Bg": 0.5 + sem_gain, "run_status": "ok"})
     return pd.DataFrame(rows)
@@ -250,6 +253,11 @@ def test_whatchanged_recovery_must_rise_with_p_and_reach_almost_all_at_small_c_u
     falling = _whatchanged(_perturbation(lambda c_u, p: 1.0 if p == 0.5 else 0.5))
     assert falling["whatchanged.recovers_perturbations"].verdict == "not reproduced"
     assert falling["whatchanged.high_cu_persists"].verdict == "not reproduced"  # c_u makes no difference
+    flat = _whatchanged(_perturbation(lambda c_u, p: 1.0 if c_u < 0.1 else 0.0))   # no rise with p at small c_u
+    assert flat["whatchanged.recovers_perturbations"].verdict == "not reproduced"
+    churning = _whatchanged(_perturbation(lambda c_u, p: (1.0 if p == 1.0 else 0.5) if c_u < 0.1 else 0.0,
+                                          churn_g=1.0))   # B+ changes every rule: "recovery" by churn
+    assert churning["whatchanged.recovers_perturbations"].verdict == "not reproduced"
     rare = _whatchanged(_perturbation(lambda c_u, p: 0.5 if p == 1.0 else 0.0))  # rises, but to half the runs
     assert rare["whatchanged.recovers_perturbations"].verdict == "not reproduced"
     one_p = _whatchanged(_perturbation(lambda c_u, p: 1.0, ps=(1.0,)))
