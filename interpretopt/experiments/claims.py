@@ -236,14 +236,28 @@ def _imd_paired(runs: dict, key: str, metric: str) -> pd.DataFrame:
     return m.dropna(subset=["imd", "separate"])
 
 
+#: Table 7's own cells (configs/imd/table7.yaml's reference, 26 rows): the mean and std over rows of IMD's
+#: fidelity minus the separate surrogates' -- the loss the paper calls "no loss in fidelity"
+_PAPER_FIDELITY_GAP = {"fidelity1": (-0.00783, 0.01796), "fidelity2": (-0.00375, 0.01084)}
+
+
 def _imd_no_fidelity_loss(runs: dict) -> ClaimResult:
-    parts = []
+    """IMD's fidelity minus the separate surrogates', mean over rows, against the paper's own (Table 7) by the
+    agreement rule: the paper's "no loss" is a loss of 0.008 and 0.004, so the claim is that ours is as small."""
+    from interpretopt.experiments.agreement import Side, judge
+
+    parts, ok = [], True
     for metric in ("fidelity1", "fidelity2"):
         m = _imd_paired(runs, "imd/table7", metric)
-        parts.append((metric, float((m["imd"] - m["separate"]).mean()), len(m)))
-    ok = all(d >= -0.01 for _, d, _ in parts)
-    return _verdict(ok, "; ".join(f"{k}: IMD minus separate surrogates {d:+.4f} over {n} rows" for k, d, n in parts)
-                    + " (reproduced when no mean loss exceeds 0.01)")
+        d = (m["imd"] - m["separate"]).dropna()
+        gap, n = float(d.mean()), int(d.size)
+        paper, paper_sd = _PAPER_FIDELITY_GAP[metric]
+        j = judge("fraction", Side(paper, paper_sd, 26), Side(gap, float(d.std(ddof=1)) if n > 1 else None, n))
+        ok &= j.agrees or gap >= paper
+        parts.append(f"{metric}: IMD minus separate surrogates {gap:+.4f} over {n} rows, paper {paper:+.4f} "
+                     f"({j.verdict}, {j.rule} band {j.tolerance:.3g})")
+    return _verdict(ok, "; ".join(parts) + " (reproduced when each loss is no larger than the paper's, within "
+                                           "the band)")
 
 
 def _imd_concise(runs: dict) -> ClaimResult:
