@@ -706,7 +706,7 @@ CLAIMS: tuple[Claim, ...] = (
           "rule lists with up to 5 rules achieve strong performance, attaining an ABBR within 7.4% of the optimal "
           "possible ABBR on average, while checklists can achieve better interpretability with a slight reduction "
           "in performance.",
-          ("abbr/table2",), "best rule list minus best checklist, mean over (dataset, s)",
+          ("abbr/table2",), "best rule list minus best checklist, mean over (dataset, s), against the paper's 0.926 - 0.923",
           _safe(_abbr_checklists_slightly_lower)),
     Claim("abbr", "beats_baseline", "Section 5.2.2 (Table 4)",
           "Rudin & Shaposhnik (2023)'s method successfully generates globally consistent rules, but these rules "
