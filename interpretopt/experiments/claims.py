@@ -143,16 +143,23 @@ def _abbr_checklists_slightly_lower(runs: dict) -> ClaimResult:
     lists = [c for c in cells.columns if str(c).startswith("rule list")]
     if not ks or not lists:
         raise _Missing("needs rule-list and checklist runs")
-    from interpretopt.experiments.agreement import Side, judge
-
-    gaps = (cells[lists].max(axis=1) - cells[ks].max(axis=1)).dropna()
-    gap, n = float(gaps.mean()), int(gaps.size)
-    sd = float(gaps.std(ddof=1)) if n > 1 else None
-    j = judge("fraction", Side(_PAPER_CHECKLIST_GAP, None, _PAPER_CELLS), Side(gap, sd, n))
+    gap, n, j = _mean_against_paper(cells[lists].max(axis=1) - cells[ks].max(axis=1), _PAPER_CHECKLIST_GAP,
+                                    None, _PAPER_CELLS)
     return _verdict(gap >= 0 and j.agrees,
                     f"best rule list minus best checklist, mean over {n} (dataset, s) cells: {gap:+.3f}; the "
                     f"paper's Table 2 averages give {_PAPER_CHECKLIST_GAP:.3f} (0.926 - 0.923): {j.verdict} "
                     f"({j.rule} band {j.tolerance:.3g}); reproduced when the gap is >= 0 and agrees")
+
+
+def _mean_against_paper(values: pd.Series, paper: float, paper_std: float | None, paper_n: int):
+    """The mean of ``values`` (one per row or cell), their number, and the agreement rule's judgement of that
+    mean against the paper's (a fraction; our spread from the values' std)."""
+    from interpretopt.experiments.agreement import Side, judge
+
+    v = pd.to_numeric(values, errors="coerce").dropna()
+    mean, n = float(v.mean()), int(v.size)
+    ours = Side(mean, float(v.std(ddof=1)) if n > 1 else None, n)
+    return mean, n, judge("fraction", Side(paper, paper_std, paper_n), ours)
 
 
 #: "a slight reduction": Table 2's averages, best rule list 0.926 and best checklist 0.923, over its 6 datasets x
@@ -245,15 +252,11 @@ _PAPER_FIDELITY_GAP = {"fidelity1": (-0.00783, 0.01796), "fidelity2": (-0.00375,
 def _imd_no_fidelity_loss(runs: dict) -> ClaimResult:
     """IMD's fidelity minus the separate surrogates', mean over rows, against the paper's own (Table 7) by the
     agreement rule: the paper's "no loss" is a loss of 0.008 and 0.004, so the claim is that ours is as small."""
-    from interpretopt.experiments.agreement import Side, judge
-
     parts, ok = [], True
     for metric in ("fidelity1", "fidelity2"):
         m = _imd_paired(runs, "imd/table7", metric)
-        d = (m["imd"] - m["separate"]).dropna()
-        gap, n = float(d.mean()), int(d.size)
         paper, paper_sd = _PAPER_FIDELITY_GAP[metric]
-        j = judge("fraction", Side(paper, paper_sd, 26), Side(gap, float(d.std(ddof=1)) if n > 1 else None, n))
+        gap, n, j = _mean_against_paper(m["imd"] - m["separate"], paper, paper_sd, 26)
         ok &= j.agrees or gap >= paper
         parts.append(f"{metric}: IMD minus separate surrogates {gap:+.4f} over {n} rows, paper {paper:+.4f} "
                      f"({j.verdict}, {j.rule} band {j.tolerance:.3g})")
@@ -425,18 +428,20 @@ def _signs(m: pd.DataFrame) -> tuple[int, int, int]:
     return int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
 
 
-def _split_depths(runs: dict) -> dict:
-    """Per table, the depths at which both trees have more than one leaf (a one-leaf tree predicts a constant:
-    its parity compares nothing but the evaluation sample)."""
-    return {key: lc.index[(lc["mtrepan"] > 1) & (lc["trepan"] > 1)] for key, lc in _mtrepan_frames(runs, "leaf_count")}
+def _split_depths(leaf_frames: list) -> dict:
+    """Per table of ``leaf_frames`` (:func:`_mtrepan_frames` of ``leaf_count``), the depths at which both trees
+    have more than one leaf (a one-leaf tree predicts a constant: its parity compares nothing but the
+    evaluation sample)."""
+    return {key: lc.index[(lc["mtrepan"] > 1) & (lc["trepan"] > 1)] for key, lc in leaf_frames}
 
 
 def _mtrepan_fewer_leaves_higher_parity(runs: dict) -> ClaimResult:
     """Over the (dataset, depth) cells where the two differ: both trees are complete, hence of equal size, until
     a node stops splitting, so equal cells say nothing either way and are left out of both counts; parity at the
     depths where both trees split."""
-    split = _split_depths(runs)
-    fewer, more, _ = map(sum, zip(*(_signs(-m) for _, m in _mtrepan_frames(runs, "leaf_count"))))
+    leaves = _mtrepan_frames(runs, "leaf_count")
+    split = _split_depths(leaves)
+    fewer, more, _ = map(sum, zip(*(_signs(-m) for _, m in leaves)))
     higher, lower, _ = map(sum, zip(*(_signs(m.loc[m.index.intersection(split.get(key, m.index))])
                                       for key, m in _mtrepan_frames(runs, "model_parity"))))
     return _verdict(fewer > more and higher > lower,
@@ -453,7 +458,7 @@ def _mtrepan_shallow(runs: dict) -> ClaimResult:
     """At each dataset's first :data:`_SHALLOW_DEPTHS` depths where both trees have more than one leaf (a
     one-leaf tree predicts a constant: its parities compare nothing but the evaluation sample), per metric:
     MTRE-PAN's parity above TRE-PAN's in more cells than below (equal cells, e.g. 0 and 0, counted apart)."""
-    split_at = _split_depths(runs)
+    split_at = _split_depths(_mtrepan_frames(runs, "leaf_count"))
     parts, ok, seen = [], True, False
     for metric in ("model_parity", "certain_model_parity", "boundary_model_parity"):
         try:
