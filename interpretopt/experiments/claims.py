@@ -143,9 +143,28 @@ def _abbr_checklists_slightly_lower(runs: dict) -> ClaimResult:
     lists = [c for c in cells.columns if str(c).startswith("rule list")]
     if not ks or not lists:
         raise _Missing("needs rule-list and checklist runs")
-    gap = float((cells[lists].max(axis=1) - cells[ks].max(axis=1)).mean())
-    return _verdict(0 <= gap <= 0.05, f"best rule list minus best checklist, mean over (dataset, s): {gap:+.3f} "
-                                      "(reproduced when in [0, 0.05])")
+    gap, n, j = _mean_against_paper(cells[lists].max(axis=1) - cells[ks].max(axis=1), _PAPER_CHECKLIST_GAP,
+                                    None, _PAPER_CELLS)
+    return _verdict(gap >= 0 and j.agrees,
+                    f"best rule list minus best checklist, mean over {n} (dataset, s) cells: {gap:+.3f}; the "
+                    f"paper's Table 2 averages give {_PAPER_CHECKLIST_GAP:.3f} (0.926 - 0.923): {j.verdict} "
+                    f"({j.rule} band {j.tolerance:.3g}); reproduced when the gap is >= 0 and agrees")
+
+
+def _mean_against_paper(values: pd.Series, paper: float, paper_std: float | None, paper_n: int):
+    """The mean of ``values`` (one per row or cell), their number, and the agreement rule's judgement of that
+    mean against the paper's (a fraction; our spread from the values' std)."""
+    from interpretopt.experiments.agreement import Side, judge
+
+    v = pd.to_numeric(values, errors="coerce").dropna()
+    mean, n = float(v.mean()), int(v.size)
+    ours = Side(mean, float(v.std(ddof=1)) if n > 1 else None, n)
+    return mean, n, judge("fraction", Side(paper, paper_std, paper_n), ours)
+
+
+#: "a slight reduction": Table 2's averages, best rule list 0.926 and best checklist 0.923, over its 6 datasets x
+#: 2 values of s
+_PAPER_CHECKLIST_GAP, _PAPER_CELLS = 0.926 - 0.923, 12
 
 
 #: fewest paired splits of a dataset for the signed-rank test (0.5 ** 5 = 0.031 < 0.05)
@@ -225,14 +244,24 @@ def _imd_paired(runs: dict, key: str, metric: str) -> pd.DataFrame:
     return m.dropna(subset=["imd", "separate"])
 
 
+#: Table 7's own cells (configs/imd/table7.yaml's reference, 26 rows): the mean and std over rows of IMD's
+#: fidelity minus the separate surrogates' -- the loss the paper calls "no loss in fidelity"
+_PAPER_FIDELITY_GAP = {"fidelity1": (-0.00783, 0.01796), "fidelity2": (-0.00375, 0.01084)}
+
+
 def _imd_no_fidelity_loss(runs: dict) -> ClaimResult:
-    parts = []
+    """IMD's fidelity minus the separate surrogates', mean over rows, against the paper's own (Table 7) by the
+    agreement rule: the paper's "no loss" is a loss of 0.008 and 0.004, so the claim is that ours is as small."""
+    parts, ok = [], True
     for metric in ("fidelity1", "fidelity2"):
         m = _imd_paired(runs, "imd/table7", metric)
-        parts.append((metric, float((m["imd"] - m["separate"]).mean()), len(m)))
-    ok = all(d >= -0.01 for _, d, _ in parts)
-    return _verdict(ok, "; ".join(f"{k}: IMD minus separate surrogates {d:+.4f} over {n} rows" for k, d, n in parts)
-                    + " (reproduced when no mean loss exceeds 0.01)")
+        paper, paper_sd = _PAPER_FIDELITY_GAP[metric]
+        gap, n, j = _mean_against_paper(m["imd"] - m["separate"], paper, paper_sd, 26)
+        ok &= j.agrees or gap >= paper
+        parts.append(f"{metric}: IMD minus separate surrogates {gap:+.4f} over {n} rows, paper {paper:+.4f} "
+                     f"({j.verdict}, {j.rule} band {j.tolerance:.3g})")
+    return _verdict(ok, "; ".join(parts) + " (reproduced when each loss is no larger than the paper's, within "
+                                           "the band)")
 
 
 def _imd_concise(runs: dict) -> ClaimResult:
@@ -341,9 +370,10 @@ def _imd_table2_caption(runs: dict, reading: str) -> ClaimResult:
         raise _Missing("fewer than three methods on common rows of imd/table2")
     ranks = dict(zip(m.columns, mean_ranks(m.to_numpy(dtype=float), higher_is_better=True)))
     text = ", ".join(f"{k} {v:.2f}" for k, v in sorted(ranks.items(), key=lambda kv: kv[1]))
-    return _verdict(set(sorted(ranks, key=ranks.get)[:2]) == {"separate", "direct_gb"},
+    order = sorted(ranks, key=ranks.get)
+    return _verdict(set(order[:2]) == {"separate", "direct_gb"} and order[2:3] == ["imd"],
                     f"mean F1 ranks where all run, BRCG Diff read as {reading}: {text} over {len(m)} rows "
-                    "(reproduced when separate and direct_gb are the two best)")
+                    "(reproduced when separate and direct_gb are the two best and IMD, 'close', the next)")
 
 
 def _imd_table3_caption(runs: dict) -> ClaimResult:
@@ -392,31 +422,62 @@ def _mtrepan_frames(runs: dict, metric: str) -> list[tuple[str, pd.DataFrame]]:
     return out
 
 
+def _signs(m: pd.DataFrame) -> tuple[int, int, int]:
+    """Cells where MTRE-PAN is above, below and equal to TRE-PAN."""
+    d = m["mtrepan"] - m["trepan"]
+    return int((d > 0).sum()), int((d < 0).sum()), int((d == 0).sum())
+
+
+def _split_depths(leaf_frames: list) -> dict:
+    """Per table of ``leaf_frames`` (:func:`_mtrepan_frames` of ``leaf_count``), the depths at which both trees
+    have more than one leaf (a one-leaf tree predicts a constant: its parity compares nothing but the
+    evaluation sample)."""
+    return {key: lc.index[(lc["mtrepan"] > 1) & (lc["trepan"] > 1)] for key, lc in leaf_frames}
+
+
 def _mtrepan_fewer_leaves_higher_parity(runs: dict) -> ClaimResult:
-    leaves = sum(int((m["mtrepan"] < m["trepan"]).sum()) for _, m in _mtrepan_frames(runs, "leaf_count"))
-    n_l = sum(len(m) for _, m in _mtrepan_frames(runs, "leaf_count"))
-    par = sum(int((m["mtrepan"] >= m["trepan"]).sum()) for _, m in _mtrepan_frames(runs, "model_parity"))
-    n_p = sum(len(m) for _, m in _mtrepan_frames(runs, "model_parity"))
-    return _verdict(leaves > n_l / 2 and par > n_p / 2,
-                    f"MTRE-PAN has fewer leaves at {leaves} of {n_l} (dataset, depth) cells and at least TRE-PAN's "
-                    f"model parity at {par} of {n_p} (reproduced when both hold on a majority)")
+    """Over the (dataset, depth) cells where the two differ: both trees are complete, hence of equal size, until
+    a node stops splitting, so equal cells say nothing either way and are left out of both counts; parity at the
+    depths where both trees split."""
+    leaves = _mtrepan_frames(runs, "leaf_count")
+    split = _split_depths(leaves)
+    fewer, more, _ = map(sum, zip(*(_signs(-m) for _, m in leaves)))
+    higher, lower, _ = map(sum, zip(*(_signs(m.loc[m.index.intersection(split.get(key, m.index))])
+                                      for key, m in _mtrepan_frames(runs, "model_parity"))))
+    return _verdict(fewer > more and higher > lower,
+                    f"MTRE-PAN has fewer leaves in {fewer} and more in {more} of the (dataset, depth) cells where "
+                    f"the counts differ, and a higher model parity in {higher}, lower in {lower} (reproduced when "
+                    f"both are a majority of the cells that differ)")
+
+
+#: the depths the "shallower depths" claim reads: the first ones at which both trees split
+_SHALLOW_DEPTHS = 2
 
 
 def _mtrepan_shallow(runs: dict) -> ClaimResult:
-    hits = total = 0
+    """At each dataset's first :data:`_SHALLOW_DEPTHS` depths where both trees have more than one leaf (a
+    one-leaf tree predicts a constant: its parities compare nothing but the evaluation sample), per metric:
+    MTRE-PAN's parity above TRE-PAN's in more cells than below (equal cells, e.g. 0 and 0, counted apart)."""
+    split_at = _split_depths(_mtrepan_frames(runs, "leaf_count"))
+    parts, ok, seen = [], True, False
     for metric in ("model_parity", "certain_model_parity", "boundary_model_parity"):
         try:
             frames = _mtrepan_frames(runs, metric)
         except _Missing:
             continue
-        for _, m in frames:
-            shallow = m.sort_index().iloc[0]
-            hits += int(shallow["mtrepan"] >= shallow["trepan"])
-            total += 1
-    if not total:
+        up = down = tie = 0
+        for key, m in frames:
+            split = split_at.get(key, m.index)
+            a, b, c = _signs(m.loc[m.index.intersection(split)].sort_index().iloc[:_SHALLOW_DEPTHS])
+            up, down, tie = up + a, down + b, tie + c
+        seen = True
+        ok &= up > down
+        parts.append(f"{metric} higher in {up}, lower in {down}, equal in {tie}")
+    if not seen:
         raise _Missing("no parity runs of both methods")
-    return _verdict(hits == total, f"at each dataset's shallowest depth, MTRE-PAN's parity is at least TRE-PAN's in "
-                                   f"{hits} of {total} (dataset, metric) cells")
+    return _verdict(ok, f"MTRE-PAN's parity against TRE-PAN's in the (dataset, depth) cells of each dataset's first "
+                        f"{_SHALLOW_DEPTHS} depths where both trees split: " + "; ".join(parts)
+                        + " (reproduced when higher beats lower on every metric)")
 
 
 # ----------------------------------------------------------------------------- What changed?
@@ -443,14 +504,20 @@ def _brcg_recover(runs: dict) -> ClaimResult:
     if grid.shape[1] < 2:
         raise _Missing(f"recovery needs two or more values of p; these runs have {list(grid.columns)}")
     lo, hi = grid.columns[0], grid.columns[-1]
-    rises = bool((grid[hi] >= grid[lo]).all())
-    top = float(grid.iloc[0][hi])
+    small = grid.index[0]
+    rises = bool((grid[hi] >= grid[lo]).all()) and bool(grid.loc[small, hi] > grid.loc[small, lo])
+    top = float(grid.loc[small, hi])
     b = float(_num(df, "detected_B").mean())
     churn = float(_num(df, "false_change_B").mean()) if "false_change_B" in df.columns else math.nan
+    # a B+ that changed every rule would "recover" every perturbation: its recovery must beat its own churn
+    at_small = df[df["c_u"] == small]
+    churn_g = float(_num(at_small, "false_change_Bg").mean()) if "false_change_Bg" in df.columns else math.nan
+    margin = top - churn_g if not math.isnan(churn_g) else top
     ends = ", ".join(f"c_u {c:g}: {grid.loc[c, lo]:.2f} -> {grid.loc[c, hi]:.2f}" for c in grid.index)
-    return _verdict(rises and top >= _ALMOST_ALL,
+    return _verdict(rises and top >= _ALMOST_ALL and margin > 0,
                     f"B+ recovers the perturbed rule, p {lo:g} -> {hi:g}, at {ends} ({len(df)} runs; reproduced "
-                    f"when it rises with p at every c_u and reaches {_ALMOST_ALL} at the smallest c_u); "
+                    f"when it rises with p at every c_u, strictly at the smallest, reaches {_ALMOST_ALL} there and "
+                    f"exceeds the share of A's other rules B+ changes there, {churn_g:.2f}); "
                     f"ungrounded B flags it in {b:.2f} of runs, while changing {churn:.2f} of A's other rules")
 
 
@@ -645,7 +712,7 @@ CLAIMS: tuple[Claim, ...] = (
           "rule lists with up to 5 rules achieve strong performance, attaining an ABBR within 7.4% of the optimal "
           "possible ABBR on average, while checklists can achieve better interpretability with a slight reduction "
           "in performance.",
-          ("abbr/table2",), "best rule list minus best checklist, mean over (dataset, s)",
+          ("abbr/table2",), "best rule list minus best checklist, mean over (dataset, s), against the paper's 0.926 - 0.923",
           _safe(_abbr_checklists_slightly_lower)),
     Claim("abbr", "beats_baseline", "Section 5.2.2 (Table 4)",
           "Rudin & Shaposhnik (2023)'s method successfully generates globally consistent rules, but these rules "
@@ -655,11 +722,12 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("mtrepan", "fewer_leaves_higher_parity", "Abstract",
           "The results show that MTRE-PAN generates interpretable models that have a lower number of leaves and a "
           "higher agreement with the target models",
-          _MTREPAN, "leaf count and model parity of MTRE-PAN against TRE-PAN per dataset and depth",
+          _MTREPAN, "leaf count and model parity of MTRE-PAN against TRE-PAN per dataset and depth, where they "
+          "differ",
           _safe(_mtrepan_fewer_leaves_higher_parity)),
     Claim("mtrepan", "higher_parity_shallow", "Conclusions",
           "The results show that MTRE-PAN achieves a higher parity across all metrics at shallower depths.",
-          _MTREPAN, "model, certain and boundary parity at each dataset's shallowest depth",
+          _MTREPAN, "model, certain and boundary parity at each dataset's first two depths where both trees split",
           _safe(_mtrepan_shallow)),
 )
 
@@ -667,7 +735,9 @@ CLAIMS: tuple[Claim, ...] = (
 def evaluate_claims(runs: dict, *, scale: str, papers=None) -> list[tuple[Claim, ClaimResult]]:
     """Every claim of :data:`CLAIMS` (of ``papers``) checked on ``runs`` (``{"abbr/table2": rows}``).
 
-    A headline number's verdict is its cell's (:func:`claim_cells`): ``reproduced`` when it agrees.
+    A headline number's verdict is its cell's (:func:`claim_cells`): ``reproduced`` when it agrees, and, for
+    a percent change, when it also points the paper's way (a band from the spread of per-row ratios can
+    hold both signs: "+12.9%" would agree with "-5.87%"; the sentence claims the direction).
     """
     from interpretopt.experiments.agreement import Side, judge
 
@@ -678,9 +748,10 @@ def evaluate_claims(runs: dict, *, scale: str, papers=None) -> list[tuple[Claim,
         res = cl.check(runs)
         if cl.paper_value is not None and res.verdict == "":
             j = judge(cl.unit, Side(cl.paper_value, None, cl.paper_n), Side(res.ours, res.ours_std, res.n))
-            res = ClaimResult("reproduced" if j.verdict == "agrees" else "not reproduced",
+            turned = cl.unit == "percent" and res.ours * cl.paper_value < 0
+            res = ClaimResult("reproduced" if j.verdict == "agrees" and not turned else "not reproduced",
                               f"{res.detail}; paper {cl.paper_value:g}: {j.verdict} ({j.rule} band {j.tolerance:.3g} at {scale} "
-                              "scale)",
+                              "scale)" + ("; the opposite direction" if turned else ""),
                               res.ours, res.ours_std, res.n)
         out.append((cl, res))
     return out

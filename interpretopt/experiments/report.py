@@ -1149,7 +1149,7 @@ def _with_runs_done(df: pd.DataFrame, out_root: Path, configs_root: str | os.Pat
     for r in df.itertuples():
         folder = out_root / r.table
         n_done, est, basis = 0, None, r.basis
-        per = pd.to_numeric(pd.Series([r.per_run_s]), errors="coerce").iloc[0]
+        per = pd.to_numeric(r.per_run_s, errors="coerce")
         if r.scale != "-" and r.runs and folder.is_dir():
             config = load_config(paths[r.table]).with_scale(r.scale)
             left_by_ds = _left_by_dataset(config, folder)
