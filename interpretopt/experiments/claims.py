@@ -40,6 +40,7 @@ class ClaimResult:
     ours_std: float = math.nan
     n: int = 0
     judgement: Judgement | None = None  # a headline number's agreement.Judgement, made once by evaluate_claims
+    partial: str = ""  # the claim's tables hold fewer runs than the scale plans: which, and how many
 
 
 @dataclass(frozen=True)
@@ -805,18 +806,30 @@ CLAIMS: tuple[Claim, ...] = (
 )
 
 
-def evaluate_claims(runs: dict, *, scale: str, papers=None) -> list[tuple[Claim, ClaimResult]]:
+def evaluate_claims(runs: dict, *, scale: str, papers=None, partial=None) -> list[tuple[Claim, ClaimResult]]:
     """Every claim of :data:`CLAIMS` (of ``papers``) checked on ``runs`` (``{"abbr/table2": rows}``).
 
     A headline number's verdict is its cell's (:func:`claim_cells`): ``reproduced`` when it agrees, and, for
     a percent change, when it also points the paper's way (a band from the spread of per-row ratios can
     hold both signs: "+12.9%" would agree with "-5.87%"; the sentence claims the direction).
+
+    ``partial`` (``{"abbr/table5": "1,800 of 2,500 planned runs"}``) names the tables that hold fewer runs than
+    the scale plans: a claim that reads one is not judged (``not testable``, as a partial cell is not compared);
+    its detail says what the runs so far show.
     """
     out = []
     for cl in CLAIMS:
         if papers is not None and cl.paper not in papers:
             continue
-        out.append((cl, _judged(cl, cl.check(runs), scale)))
+        res = cl.check(runs)
+        short = [f"{k} holds {partial[k]}" for k in cl.tables if partial and k in partial]
+        if short and res.verdict != "not testable":
+            why = "partial: " + "; ".join(short)
+            res = ClaimResult("not testable", f"{why}; on the runs so far: {res.detail}", res.ours, res.ours_std,
+                              res.n, partial=why)
+        else:
+            res = _judged(cl, res, scale)
+        out.append((cl, res))
     return out
 
 
@@ -850,7 +863,9 @@ def claim_cells(evaluated: list[tuple[Claim, ClaimResult]], *, scale: str) -> pd
                    n_runs=res.n, scale=scale, status="not_run", reason=res.detail, diff=np.nan, tolerance=np.nan,
                    config=",".join(cl.tables), paper_n=cl.paper_n, unit=cl.unit, kind=cl.unit, n_limited=0)
         j = res.judgement
-        if j is not None:
+        if res.partial:
+            rec.update(status="partial", verdict="partial", reason=res.partial)
+        elif j is not None:
             rec.update(status="compared", reason="", diff=res.ours - cl.paper_value, tolerance=j.tolerance,
                        verdict=j.verdict, rule=j.rule, within_tolerance=j.agrees)
         recs.append(rec)

@@ -154,6 +154,20 @@ def test_abbr_table5_claims_without_runs_are_not_testable():
     assert none["abbr.generalizes_better"].verdict == "not testable"
 
 
+def test_a_claim_on_a_partial_table_is_not_judged_and_its_headline_cell_is_partial():
+    runs = {"abbr/table5": _table5(0.2), "abbr/table2": _abbr(0.926, 0.92)}
+    ev = C.evaluate_claims(runs, scale="full", papers=["abbr"], partial={"abbr/table5": "200 of 2,500 planned runs"})
+    got = _by_key(ev)
+    assert got["abbr.generalizes_better"].verdict == "not testable"
+    assert "200 of 2,500" in got["abbr.generalizes_better"].detail and "adult" in got["abbr.generalizes_better"].detail
+    assert got["abbr.table5_improvement_adult"].judgement is None
+    assert got["abbr.best_rule_list"].verdict == "reproduced"  # its table is whole
+    cells = C.claim_cells(ev, scale="full").set_index("row")
+    assert cells.loc["table5_improvement_adult", "status"] == "partial"
+    assert cells.loc["table5_improvement_adult", "ours"] == pytest.approx(got["abbr.table5_improvement_adult"].ours)
+    assert cells.loc["best_rule_list", "status"] == "compared"
+
+
 @pytest.mark.parametrize("cut", ["no baseline", "4 splits"])
 def test_abbr_baseline_claim_needs_both_searches_on_five_splits(cut):
     df = _table4(0.1)
