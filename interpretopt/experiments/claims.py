@@ -824,9 +824,9 @@ def evaluate_claims(runs: dict, *, scale: str, papers=None, partial=None) -> lis
         res = cl.check(runs)
         short = [f"{k} holds {partial[k]}" for k in cl.tables if partial and k in partial]
         if short and res.verdict != "not testable":
-            why = "partial: " + "; ".join(short)
-            res = ClaimResult("not testable", f"{why}; on the runs so far: {res.detail}", res.ours, res.ours_std,
-                              res.n, partial=why)
+            why = "; ".join(short)
+            res = ClaimResult("not testable", f"partial: {why}; on the runs so far: {res.detail}", res.ours,
+                              res.ours_std, res.n, partial=why)
         else:
             res = _judged(cl, res, scale)
         out.append((cl, res))
