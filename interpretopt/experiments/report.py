@@ -724,9 +724,13 @@ def claims_of(records: list[ConfigRecord], scale: str, papers: list[str] | None 
     """The headline claims of the papers of ``records`` checked on their runs (:mod:`.claims`)."""
     from interpretopt.experiments.claims import evaluate_claims
 
-    runs = {f"{r.paper}/{Path(r.path).stem}": r.results for r in records if r.results is not None}
+    held = {f"{r.paper}/{Path(r.path).stem}": r for r in records if r.results is not None}
+    runs = {key: r.results for key, r in held.items()}
+    partial = {key: f"{r.n_ok:,} of {r.n_planned:,} planned runs" for key, r in held.items()
+               if r.n_planned and r.n_ok < r.n_planned}
     done = sorted({r.paper for r in records})
-    return evaluate_claims(runs, scale=scale, papers=[p for p in done if papers is None or p in papers])
+    return evaluate_claims(runs, scale=scale, papers=[p for p in done if papers is None or p in papers],
+                           partial=partial)
 
 
 # ----------------------------------------------------------------------------- report
