@@ -696,7 +696,7 @@ def reproduce_all(scale: str, out_dir: str | os.PathLike, *, papers: list[str] |
             if r.cpu_time and r.n_runs:
                 entry["cpu_per_run_s"] = round(r.cpu_time / r.n_runs, 4)
                 by_dataset = _cpu_by_dataset(r.results)
-                if len(by_dataset) > 1:
+                if by_dataset:  # one dataset too: --plan then says which datasets were not measured
                     entry["cpu_by_dataset"] = by_dataset
             entry["config"] = config_runs_hash(r.path)  # the runs part measured: a later edit voids the cost
             costs.setdefault(_cost_key(r.paper, r.path), {})[scale] = entry
@@ -1091,7 +1091,9 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
     (e.g. "What changed?": reduced holds bc and pima, full adds adult, heloc, magic, ...; heloc's runs
     cost 100 times bc's) the reduced cost says nothing about it and there is no estimate; nor is
     there for a scale with no measurement. A config with ``runs_from`` runs nothing of its own (it
-    tabulates another table's runs): 0 runs, 0 seconds, and ``basis`` names that table.
+    tabulates another table's runs): 0 runs, 0 seconds, and ``basis`` names that table. Where the
+    cost holds CPU per run by dataset, the estimate is by dataset, a dataset never measured at the
+    measured mean (``basis`` names it), and a cost measured on fewer runs than planned says so.
 
     With ``out_root`` (a reproduction's folder, ``<out_root>/<paper>/<table>`` as ``reproduce --all``
     lays it out) and one ``scale``, the frame also has ``done``, the ok runs already stored there that
@@ -1113,80 +1115,85 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
             full = load_config(path)
         except InterpretoptError as e:
             rows.append({"table": key, "scale": "-", "runs": None, "per_run_s": None, "estimate_s": None,
-                         "basis": f"config does not load: {e}"})
+                         "basis": f"config does not load: {e}", "done": 0})
             continue
         for s in scales:
-            scaled = full.with_scale(s)
-            n = count_runs(scaled)
-            if full.runs_from:
-                rows.append({"table": key, "scale": s, "runs": 0, "per_run_s": 0.0, "estimate_s": 0.0,
-                             "basis": f"tabulates the runs of {paper}/{full.runs_from} ({n} runs)"})
-                continue
-            known = costs.get(key, {})
-            basis, per = "", None
-            src = s if s in known else None
-            if src is None and s == "full" and "reduced" in known:
-                if _dataset_names(scaled) == _dataset_names(full.with_scale("reduced")):
-                    src = "reduced"
-                else:
-                    basis = "no measurement (reduced scale runs other datasets)"
-            if src is not None:
-                per = _per_run(known[src])
-                what = "CPU" if known[src].get("cpu_per_run_s") is not None else "wall"
-                basis = (f"{what} per run measured at {s} ({known[s].get('n_runs')} runs)" if src == s else
-                         f"{what} per run measured at reduced scale")
-            rows.append({"table": key, "scale": s, "runs": n, "per_run_s": per,
-                         "estimate_s": None if per is None else n * per, "basis": basis or "no measurement"})
-    df = pd.DataFrame(rows, columns=["table", "scale", "runs", "per_run_s", "estimate_s", "basis"])
-    return df if out_root is None else _with_runs_done(df, Path(out_root), configs_root, costs)
-
-
-def _with_runs_done(df: pd.DataFrame, out_root: Path, configs_root: str | os.PathLike | None,
-                    costs: dict) -> pd.DataFrame:
-    """``plan``'s frame with ``done`` (ok runs stored under ``out_root/<table>``) and ``left``, and the
-    estimate of the runs left: by dataset where the measured cost has ``cpu_by_dataset`` (the runs left of
-    a dataset without a measurement at the table's mean, and ``basis`` says which)."""
-    from interpretopt.experiments.config import load_config
-
-    paths = {_cost_key(p, path): path for p, path in table_configs(configs_root)}
-    done, estimates, bases = [], [], []
-    for r in df.itertuples():
-        folder = out_root / r.table
-        n_done, est, basis = 0, None, r.basis
-        per = pd.to_numeric(r.per_run_s, errors="coerce")
-        if r.scale != "-" and r.runs and folder.is_dir():
-            config = load_config(paths[r.table]).with_scale(r.scale)
-            left_by_ds = _left_by_dataset(config, folder)
-            n_done = sum(d for d, _ in left_by_ds.values())
-            by_ds = costs.get(r.table, {}).get(r.scale, {}).get("cpu_by_dataset") or {}
-            if by_ds and not pd.isna(per):
-                est = sum(left * by_ds.get(ds, per) for ds, (_, left) in left_by_ds.items())
-                unmeasured = sorted(ds for ds, (_, left) in left_by_ds.items() if left and ds not in by_ds)
-                basis += (", by dataset" + (f" ({', '.join(unmeasured)} at the mean: not measured)"
-                                            if unmeasured else ""))
-        done.append(n_done)
-        estimates.append(est)
-        bases.append(basis)
-    df = df.assign(done=done, basis=bases)
+            folder = None if out_root is None else Path(out_root) / key
+            rows.append(_plan_row(key, paper, full, s, costs.get(key, {}), folder))
+    df = pd.DataFrame(rows, columns=["table", "scale", "runs", "per_run_s", "estimate_s", "basis", "done"])
+    if out_root is None:
+        return df.drop(columns="done")
     df["left"] = (df["runs"].fillna(0) - df["done"]).clip(lower=0).astype(int)
-    flat = pd.to_numeric(df["per_run_s"], errors="coerce") * df["left"]
-    df["estimate_s"] = [flat.iloc[i] if e is None else e for i, e in enumerate(estimates)]
     return df
 
 
-def _left_by_dataset(config, folder: Path) -> dict[str, tuple[int, int]]:
-    """``{dataset label: (ok runs stored in folder, runs left)}`` of ``config`` (as ``reproduce`` counts
-    them); {} when its rows do not read (the run itself reports them)."""
+def _plan_row(key: str, paper: str, full, scale: str, known: dict, folder: Path | None) -> dict:
+    """One row of :func:`plan`: the runs of table ``key`` at ``scale``, those already stored in ``folder``
+    (``done``; 0 without a folder) and the estimate of the rest from its measured costs ``known``."""
+    scaled = full.with_scale(scale)
+    n = count_runs(scaled)
+    if full.runs_from:
+        return {"table": key, "scale": scale, "runs": 0, "per_run_s": 0.0, "estimate_s": 0.0, "done": 0,
+                "basis": f"tabulates the runs of {paper}/{full.runs_from} ({n} runs)"}
+    left = _runs_by_dataset(scaled)
+    if folder is not None and folder.is_dir():
+        left = _left_by_dataset(scaled, folder, left)
+    src = scale if scale in known else None
+    basis, per, estimate = "no measurement", None, None
+    if src is None and scale == "full" and "reduced" in known:
+        if _dataset_names(scaled) == _dataset_names(full.with_scale("reduced")):
+            src = "reduced"
+        else:
+            basis = "no measurement (reduced scale runs other datasets)"
+    if src is not None:
+        per = _per_run(known[src])
+        estimate, basis = _measured_estimate(left, n, per, known[src], scale if src == scale else "reduced scale")
+    return {"table": key, "scale": scale, "runs": n, "per_run_s": per, "estimate_s": estimate, "basis": basis,
+            "done": n - sum(left.values())}
+
+
+def _measured_estimate(left: dict[str, int], n: int, per: float | None, entry: dict,
+                       where: str) -> tuple[float | None, str]:
+    """``(estimate, basis)`` of the runs ``left`` (``{dataset label: runs}``) of a table of ``n`` runs, from
+    one measured cost ``entry`` (made at ``where``).
+
+    The estimate is by dataset where the entry has ``cpu_by_dataset``: the datasets of one table can
+    differ fivefold or more ("What changed?": heloc's runs 80 CPU s against bc's 1; ABBR's certify:
+    adult's 111, the next datasets' about 500), so a dataset left that was measured on none of its
+    runs is estimated at the measured mean and ``basis`` names it; a cost measured on fewer runs than
+    planned says so ("16 of 80 runs")."""
+    what = "CPU" if entry.get("cpu_per_run_s") is not None else "wall"
+    measured = entry.get("n_runs")
+    if where == "reduced scale":
+        basis = f"{what} per run measured at reduced scale"
+    else:
+        of = f" of {n}" if isinstance(measured, int) and measured < n else ""
+        basis = f"{what} per run measured at {where} ({measured}{of} runs)"
+    if per is None:
+        return None, basis
+    by_ds = entry.get("cpu_by_dataset") or {}
+    if not by_ds:
+        return float(per * sum(left.values())), basis
+    unmeasured = sorted(ds for ds, k in left.items() if k and ds not in by_ds)
+    if len(by_ds) > 1 or unmeasured:
+        basis += ", by dataset" + (f" ({', '.join(unmeasured)} at the mean: not measured)" if unmeasured else "")
+    return float(sum(k * by_ds.get(ds, per) for ds, k in left.items())), basis
+
+
+def _runs_by_dataset(config) -> dict[str, int]:
+    """``{dataset label: planned runs}`` of ``config``."""
+    return {d.label: count_runs(config.with_datasets([d.label])) for d in config.datasets}
+
+
+def _left_by_dataset(config, folder: Path, planned: dict[str, int]) -> dict[str, int]:
+    """``{dataset label: runs left}`` of ``config`` (``planned``: its runs by dataset), less the ok runs
+    stored in ``folder`` (as ``reproduce`` counts them); ``planned`` itself when its rows do not read (the
+    run itself reports them)."""
     from interpretopt.experiments.runner import stored_results
 
     try:
         rows = stored_results(config, folder, ok_only=True)
     except InterpretoptError:
-        return {}
+        return planned
     counts = rows["dataset"].astype(str).value_counts() if len(rows) and "dataset" in rows.columns else {}
-    out = {}
-    for d in config.datasets:
-        n = count_runs(config.with_datasets([d.label]))
-        got = int(counts.get(d.label, 0))
-        out[d.label] = (min(got, n), max(0, n - got))
-    return out
+    return {label: max(0, n - int(counts.get(label, 0))) for label, n in planned.items()}

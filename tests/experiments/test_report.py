@@ -318,6 +318,32 @@ def test_plan_estimates_the_runs_left_by_dataset(project):
     assert R._cpu_by_dataset(runs) == {"adult": 2.0, "heloc": 80.0}
 
 
+def test_plan_without_a_folder_estimates_by_dataset_and_says_what_was_measured(project):
+    """Regression: ABBR's certify was estimated at 2.5 CPU h from adult's 16 runs (111 CPU s each) while
+    its other datasets cost about 500 s a run; --plan said neither that 16 of its 80 runs were measured
+    nor that four of its five datasets never were."""
+    path = project / "configs" / "imd" / "t1.yaml"
+    one_dataset = path.read_text()
+    path.write_text(one_dataset.replace("datasets: [breast_cancer]", "datasets: [breast_cancer, circle]"))
+    config = load_config(path, scale="smoke")
+    per_ds = {d: R.count_runs(config.with_datasets([d])) for d in ("breast_cancer", "circle")}
+    entry = {"per_run_s": 2.0, "cpu_per_run_s": 2.0, "n_runs": 1}
+    for by_dataset, expected, note in (({"breast_cancer": 1.0, "circle": 10.0}, per_ds["breast_cancer"] * 1.0
+                                        + per_ds["circle"] * 10.0, "by dataset"),
+                                       ({"breast_cancer": 1.0}, per_ds["breast_cancer"] * 1.0 + per_ds["circle"] * 2.0,
+                                        "by dataset (circle at the mean: not measured)")):
+        row = R.plan("smoke", papers=["imd"], costs={"imd/t1": {"smoke": {**entry, "cpu_by_dataset": by_dataset}}},
+                     configs_root=project / "configs").set_index("table").loc["imd/t1"]
+        assert row["estimate_s"] == pytest.approx(expected) and note in row["basis"]
+        assert f"(1 of {sum(per_ds.values())} runs)" in row["basis"]
+    # a table of one dataset records its cost with that dataset, so that --plan can tell which were measured
+    path.write_text(one_dataset)
+    out = project / "rep"
+    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
+    recorded = R.read_costs(out, configs_root=project / "configs")["imd/t1"]["smoke"]
+    assert set(recorded["cpu_by_dataset"]) == {"breast_cancer"}
+
+
 def test_cli_plan_with_out_says_what_is_left(project, capsys):
     out = project / "rep"
     R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
