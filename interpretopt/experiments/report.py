@@ -1135,9 +1135,8 @@ def _plan_row(key: str, paper: str, full, scale: str, known: dict, folder: Path 
     if full.runs_from:
         return {"table": key, "scale": scale, "runs": 0, "per_run_s": 0.0, "estimate_s": 0.0, "done": 0,
                 "basis": f"tabulates the runs of {paper}/{full.runs_from} ({n} runs)"}
-    left = _runs_by_dataset(scaled)
-    if folder is not None and folder.is_dir():
-        left = _left_by_dataset(scaled, folder, left)
+    planned = _runs_by_dataset(scaled)
+    left = _left_by_dataset(scaled, folder, planned) if folder is not None and folder.is_dir() else planned
     src = scale if scale in known else None
     basis, per, estimate = "no measurement", None, None
     if src is None and scale == "full" and "reduced" in known:
@@ -1149,7 +1148,7 @@ def _plan_row(key: str, paper: str, full, scale: str, known: dict, folder: Path 
         per = _per_run(known[src])
         estimate, basis = _measured_estimate(left, n, per, known[src], scale if src == scale else "reduced scale")
     return {"table": key, "scale": scale, "runs": n, "per_run_s": per, "estimate_s": estimate, "basis": basis,
-            "done": n - sum(left.values())}
+            "done": sum(planned.values()) - sum(left.values())}
 
 
 def _measured_estimate(left: dict[str, int], n: int, per: float | None, entry: dict,
