@@ -1198,6 +1198,17 @@ def _initial_master(X, yu, wu, spec, solver, settings, initial_clauses, groundin
     return master
 
 
+def _is_grounded(master: RestrictedMaster) -> bool:
+    """Whether the problem is grounded: the initial master holds a grounding column.
+
+    Read once, right after :func:`_initial_master`: grounding columns are added only there
+    (pricing and singleton columns are never grounding ones), so the one flag serves every
+    later step, the integer master's bound and the space bound alike. It is read from the
+    master's columns, as the LP has them, rather than from the ``grounding`` indices.
+    """
+    return bool(np.any(master.grounded))
+
+
 def _make_pricer(pricing, lits, X, yu, master, *, max_literals, beam_width, columns_per_iter, pricing_solver,
                  settings, milp_time_limit, pricing_node_limit, exact_phase_literals=None, exact_phase_work=None):
     """The pricing policy of ``pricing``: the beam, the exact pricer, or the beam then the exact pricer
@@ -1225,8 +1236,11 @@ def _make_pricer(pricing, lits, X, yu, master, *, max_literals, beam_width, colu
 
 
 def _integer_phase(master, last, yu, wu, spec, *, mip_solver, settings, mip_time_limit, mip_node_limit,
-                   mip_work_limit, lower_bound, tol, pricing, max_literals):
-    """The integer master over the columns the last LP saw, its valid bound, gap and status."""
+                   mip_work_limit, lower_bound, tol, pricing, max_literals, grounding):
+    """The integer master over the columns the last LP saw, its valid bound, gap and status.
+
+    ``grounding`` says whether the problem has grounding columns (:func:`_is_grounded`).
+    """
     k_seen = last.n_columns if last is not None else 0
     clauses = master.clauses[:k_seen]
     n_lit = np.array([len(c) for c in clauses], dtype=float)
@@ -1235,7 +1249,7 @@ def _integer_phase(master, last, yu, wu, spec, *, mip_solver, settings, mip_time
                        work_limit=mip_work_limit).solve(
         master.cover_matrix(k_seen), n_lit, grounded, last.w if last is not None else None, mip_time_limit,
         duals=(last.mu, last.lam) if last is not None else None)
-    bound_ip = integer_bound(spec, wu, lower_bound, max_literals=max_literals, grounding=bool(grounded.any()))
+    bound_ip = integer_bound(spec, wu, lower_bound, max_literals=max_literals, grounding=grounding)
     gap = relative_gap(ip.objective, bound_ip)
     status = "optimal" if gap <= tol else "heuristic" if pricing == "beam" else "feasible"
     return clauses, ip, float(bound_ip), gap, status
@@ -1383,6 +1397,7 @@ def _run(X_bin, y, spec, *, policy, max_literals, pricing, beam_width, columns_p
     X, yu, wu, inverse = F.unique_rows(X_full, y_full, sample_weight=sample_weight)
     t0 = time.perf_counter()
     master = _initial_master(X, yu, wu, spec, solver, settings, initial_clauses, grounding, init)
+    grounded = _is_grounded(master)
     timings["build"] += time.perf_counter() - t0
     lits = LiteralMatrix(X)  # literal-major copy and complementary literals, shared by the beam and the bound
     pricer, exact = _make_pricer(pricing, lits, X, yu, master, max_literals=max_literals, beam_width=beam_width,
@@ -1402,16 +1417,16 @@ def _run(X_bin, y, spec, *, policy, max_literals, pricing, beam_width, columns_p
     clauses, ip, bound_ip, gap, status = _integer_phase(
         master, last, yu, wu, spec, mip_solver=mip_solver, settings=settings, mip_time_limit=mip_time_limit,
         mip_node_limit=mip_node_limit, mip_work_limit=mip_work_limit, lower_bound=lower_bound, tol=tol,
-        pricing=pricing, max_literals=max_literals)
+        pricing=pricing, max_literals=max_literals, grounding=grounded)
     timings["integer"] += time.perf_counter() - t0
     return _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, rounds, exact,
                    lower_bound=lower_bound, bound_ip=bound_ip, gap=gap, status=status, stop_reason=stop_reason,
-                   timings=timings, wall0=wall0, tol=tol, spec=spec)
+                   timings=timings, wall0=wall0, tol=tol, spec=spec, grounding=grounded)
 
 
 def _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, rounds, exact, *, lower_bound,
-            bound_ip, gap, status, stop_reason, timings, wall0, tol, spec) -> CGResult:
-    """The :class:`CGResult` of a finished loop and integer master."""
+            bound_ip, gap, status, stop_reason, timings, wall0, tol, spec, grounding) -> CGResult:
+    """The :class:`CGResult` of a finished loop and integer master (``grounding``: :func:`_is_grounded`)."""
     n = X_full.shape[0]
     cover = np.stack([clause_cover(X_full, c) for c in clauses], axis=1) if clauses else np.zeros((n, 0), bool)
     x_lp, lp_duals = _per_sample_lp(master, last, X, wu, inverse, y_full)
@@ -1434,7 +1449,7 @@ def _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, 
                     space_bound=space_bound, space_complete=bool(getattr(rounds.pricer, "complete", False)),
                     space_integer_bound=None if space_bound is None else integer_bound(
                         spec, wu, space_bound, max_literals=rounds.space_literals,
-                        grounding=bool(np.any(master.grounded))))
+                        grounding=grounding))
 
 
 def _loop(master: RestrictedMaster, rounds: PricingRound, timings: dict):

@@ -379,6 +379,30 @@ def test_grounded_lp_value_includes_the_penalty_constant(form):
     assert res.objective == pytest.approx(brute_force_ip(X, y, spec, 2, grounding_clauses=U), abs=1e-7)
 
 
+def test_is_grounded_reads_the_initial_masters_grounding_columns():
+    """One flag, read from the initial master: grounding columns are added there only."""
+    X, y = tiny(5, n=14, J=5)
+    spec = F.MasterSpec(form="light", lambda0=0.01, lambda1=0.01, c_u=0.05, n_samples=14)
+    X, yu, wu, _ = F.unique_rows(X.astype(bool), y.astype(np.int8))
+    U = [(0, 1, 2), (3,)]
+    grounded = CG._initial_master(X, yu, wu, spec, "highs", None, U, [0], "singletons")
+    assert CG._is_grounded(grounded) and grounded.grounded[:2] == [True, False]
+    grounded.add([(1, 4)])
+    assert CG._is_grounded(grounded)
+    assert not CG._is_grounded(CG._initial_master(X, yu, wu, spec, "highs", None, U, [], "singletons"))
+
+
+def test_grounded_light_bound_is_not_lifted_by_the_ungrounded_floor():
+    """The light form's floor (whole errors, clause and literal counts) holds without grounding only:
+    with a grounding column, the integer bound is the LP bound itself."""
+    X, y = tiny(5, n=14, J=5)
+    spec = F.MasterSpec(form="light", lambda0=0.02, lambda1=0.02, c_u=0.05, n_samples=14)
+    res = CG.column_generation(X, y, spec, pricing="milp", max_literals=2, initial_clauses=[(0, 1, 2)],
+                               grounding=[0], tol=1e-6)
+    assert F.light_objective_floor(spec, res.lower_bound, max_literals=2) > res.lower_bound + 1e-3
+    assert res.integer_bound == float(res.lower_bound)
+
+
 # ----------------------------------------------------------------------------- the master and the backends
 def test_incremental_master_matches_the_pyomo_master_over_the_final_columns():
     """The loop's LP (built as arrays, columns appended) and the Pyomo master over the same columns
