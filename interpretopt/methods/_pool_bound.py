@@ -489,8 +489,8 @@ def pool_bound(X, y, weight, spec: F.MasterSpec, clauses, *, max_literals: int, 
         Most node LPs of the branch and bound (a work limit).
     work_limit : float or None
         Most simplex iterations of the node LPs, each counted as the LP's rows + columns (a work limit that
-        follows the LPs' cost, measured on breast cancer, magic and wine_white within a factor 2.5 of one
-        CPU second per 2e7; backends that report no iteration count have the node limit only).
+        follows the LPs' cost: the whole search ran at 1.3e7-4.7e7 a CPU second on breast cancer, magic and
+        wine_white; backends that report no iteration count have the node limit only).
     pool_columns, pool_entries : int, float
         Most clauses of the pool, and most positive rows x clauses (work limits).
     pool_work : float or None

@@ -197,22 +197,23 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         clause, bounds raised to the objectives a rule set can take. It raises ``lower_bound_``
         over ``bound_space_`` and replaces ``rules_`` when it finds a better rule set. The
         derivation is in :mod:`interpretopt.methods._pool_bound`; ``None``: no bound step (the
-        fit before it). Measured (``benchmarks/bench_brcg.py --defaults ...``, stratified 70/30
-        splits, seeds 0 / 1; CPU of the whole fit without -> with the step): breast cancer
-        (n = 398) gap 0.176 -> 0.088 and 0.190 -> 0.082 (bounds 0.0140 -> 0.01551 and 0.0150 ->
-        0.0170, complete after about 300 and 160 nodes; 5.3 -> 12.3 and 5.0 -> 9.4 s); banknote
-        seed 1: the search finds a rule set of 0.02517 (the integer master's 0.02525) and proves
-        it optimal over clauses of up to 3 literals in 95 nodes (0.3 s), seed 0 and compas are
-        optimal before it and eye_movements within ``tol``, so the step does not run; magic
-        gap 0.009 -> 0.006 and 0.015 -> 0.012 (11.5 -> 21.8 and 15.1 -> 23.2 s) and wine_white
-        0.056 -> 0.053 and 0.094 -> 0.091 (66 -> 161 and 47 -> 134 s) stop at ``bound_work``
-        after 50-100 nodes.
+        fit before it). Measured with ``benchmarks/bench_brcg.py --defaults breast_cancer,banknote,
+        compas,magic,wine_white,eye_movements --seeds 0,1 --configs "default,no bound"``
+        (stratified 70/30 splits, seeds 0 / 1; CPU of the whole fit without -> with the step):
+        breast cancer (n = 398) gap 0.176 -> 0.087 and 0.190 -> 0.082 (bounds 0.0140 -> 0.01551
+        and 0.0150 -> 0.0170, the searches complete after 298 and 158 nodes; 4.5 -> 10.4 and 4.4
+        -> 8.1 s); banknote seed 1: the search finds a rule set of 0.02517 (the integer master's
+        0.02525, test accuracy 0.990 -> 0.995) and proves it optimal over clauses of up to 3
+        literals in 95 nodes (0.1 -> 0.3 s); magic gap 0.009 -> 0.007 and 0.015 -> 0.013 (9.3 ->
+        15.1 and 11.8 -> 17.7 s) and wine_white 0.056 -> 0.055 and 0.094 -> 0.093 (58 -> 74 and
+        45 -> 61 s) stop at ``bound_work`` after 15-29 nodes; banknote seed 0, compas and
+        eye_movements are within ``tol`` before it, so the step does not run.
     bound_work : float or None, default 2e8
         Work limit of the bound step: the simplex iterations of its node LPs, each counted as the
         LP's rows + columns (HiGHS's iteration count; a backend that reports none has the node
-        limit only). Measured at about 2e7 a CPU second within a factor 2.5 on breast cancer,
-        magic and wine_white; breast cancer's complete searches take 7e7 and 4e7. ``None``: no
-        bound step.
+        limit only). The whole search ran at 1.3e7 (wine_white), 1.7e7 (breast cancer) and 4.7e7
+        (magic) a CPU second; breast cancer's complete searches take 6.1e7 and 2.9e7, magic and
+        wine_white stop at the limit after 4 and 16 CPU s. ``None``: no bound step.
     dual_policy : {"none", "wentges", "neame"} or object, default "none"
         Dual stabilisation of pricing (:data:`~interpretopt.methods._colgen.DUAL_POLICIES`);
         smoothing did not pay off in the measurements given there, so none by default.
@@ -293,7 +294,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         0.176 (seed 1: 0.190). Solving the LP once for each number of clauses q and of literals
         L, with each part's errors rounded up, gives no more (q = 4, L = 10 at 0.0140 again).
         The bound step's branching closes it: every rule set of that space costs at least
-        0.01551 (seed 1: 0.0170), gap 0.088 (0.082); see ``bound_nodes``. The integer master
+        0.01551 (seed 1: 0.0170), gap 0.087 (0.082); see ``bound_nodes``. The integer master
         over the 20,000 clauses of least reduced cost finds 0.01651 after 1,000 nodes (281 CPU
         s), so the default's rule set is not the space's optimum either.
     proven_ : bool

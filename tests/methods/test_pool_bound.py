@@ -252,7 +252,7 @@ def quality_split(name: str, seed: int):
 def test_regression_banknote_step_finds_and_proves_a_better_rule_set(data_dir):
     """banknote, stratified 70/30 split seed 1, defaults: the integer master ends at 0.02525 against the space's
     bound 0.02388 (gap 0.054); the step's search finds a rule set of 0.025167 and proves it optimal over clauses of
-    up to 3 literals (105 nodes, a pool of 322 clauses)."""
+    up to 3 literals (95 nodes, a pool of 304 clauses)."""
     Xtr, _, ytr, _ = quality_split("banknote", 1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -265,7 +265,7 @@ def test_regression_banknote_step_finds_and_proves_a_better_rule_set(data_dir):
 @pytest.mark.parametrize("seed, bound", [(0, 0.015513), (1, 0.017)])
 def test_breast_cancer_default_gap_is_below_a_tenth(seed, bound):
     """The issue's figure: breast cancer (stratified 70/30, n = 398) at defaults had gap_ 0.176 / 0.190 (seeds
-    0 / 1); the step proves 0.01551 / 0.01700 against 0.01700 / 0.01851 (gaps 0.088 / 0.082), about 5 CPU s."""
+    0 / 1); the step proves 0.01551 / 0.01700 against 0.01700 / 0.01851 (gaps 0.087 / 0.082), 4-6 CPU s."""
     Xtr, _, ytr, _ = quality_split("breast_cancer", seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
