@@ -126,3 +126,26 @@ def write_demo_configs(root, table: str, papers=("imd", "crl"), stem: str = "t1"
         (configs / paper).mkdir()
         (configs / paper / f"{stem}.yaml").write_text(table.format(name=f"{paper}_{stem}", paper=paper))
     return configs
+
+
+def brute_force_light(X, y, D, lambda0, lambda1):
+    """The least light objective over every set of clauses of up to ``D`` of ``X``'s literals (all positives
+    weighted 1): a dynamic program over the positives covered (``best[U]``: the least clause cost of a set whose
+    coverage of the positives is ``U``; a clause is never worth taking twice), for up to 18 positives."""
+    n = len(y)
+    P = np.asarray(y).astype(bool)
+    nP = int(P.sum())
+    if nP > 18:
+        raise ValueError(f"brute_force_light takes up to 18 positive rows, got {nP}")
+    best = np.full(1 << nP, np.inf)
+    best[0] = 0.0
+    bits = 1 << np.arange(nP)
+    states = np.arange(1 << nP)
+    for c in all_clauses(X.shape[1], D):
+        cov = X[:, list(c)].all(axis=1)
+        cost = lambda0 + lambda1 * len(c) + cov[~P].sum() / n
+        new = best.copy()
+        np.minimum.at(new, states | int(bits[cov[P]].sum()), best + cost)
+        best = new
+    uncovered = nP - np.array([bin(u).count("1") for u in states])
+    return float(np.min(best + uncovered / n))

@@ -310,6 +310,104 @@ def light_objective_floor(spec: MasterSpec, bound: float, *, max_literals: int, 
     return float(max(bound, best))
 
 
+#: slack of the light lattice's rounding, in whole errors (a value within it of a lattice point counts as on it)
+_LATTICE_SLACK = 1e-6
+
+
+def _lattice_points(spec: MasterSpec, limit: float, *, max_literals: int, clauses, literals, errors,
+                    empty_errors, max_points: int):
+    """``(complexity, least errors, most errors)`` of each ``(q, L)`` of the light lattice in the ranges, in error
+    units, up to the first complexity at or above ``limit`` for each ``q`` and the first ``q`` whose least
+    complexity is at or above it; ``None`` when they would exceed ``max_points`` or the lambdas are 0. ``q = 0``
+    is the empty rule set: ``empty_errors`` errors when given."""
+    if spec.form != "light":
+        raise InputError(f"the light lattice is for the light form, got form={spec.form!r}")
+    D = int(max_literals)
+    if D < 1:
+        raise InputError(f"max_literals must be >= 1, got {max_literals}")
+    s = float(spec.loss_scale)
+    l0, l1 = float(spec.lambda0) / s, float(spec.lambda1) / s
+    (q_lo, q_hi), (L_lo, L_hi), (e_lo, e_hi) = clauses, literals, errors
+    e_hi = math.inf if e_hi is None else float(e_hi)
+    if l0 + l1 <= 0.0:
+        return None
+    points = []
+    if q_lo <= 0 and L_lo <= 0:
+        if empty_errors is None:
+            points.append((0.0, float(e_lo), e_hi))
+        elif e_lo <= empty_errors <= e_hi:
+            points.append((0.0, float(empty_errors), float(empty_errors)))
+    q = max(1, int(q_lo))
+    while (q_hi is None or q <= q_hi) and (L_hi is None or q <= L_hi):   # L >= q: no point past L_hi
+        lo = max(q, int(L_lo))
+        hi = D * q if L_hi is None else min(D * q, int(L_hi))
+        if lo <= hi:
+            for L in range(lo, hi + 1):
+                c = l0 * q + l1 * L
+                points.append((c, float(e_lo), e_hi))
+                if len(points) > max_points:
+                    return None
+                if c >= limit:
+                    break
+            if l0 * q + l1 * lo >= limit:   # every larger q costs more
+                break
+        q += 1
+    return points
+
+
+def light_lattice_floor(spec: MasterSpec, value: float, *, max_literals: int, clauses=(0, None),
+                        literals=(0, None), errors=(0, None), empty_errors: float | None = None,
+                        max_points: int = 100_000) -> float:
+    """The least light objective ``s e + lambda0 q + lambda1 L`` at or above ``value`` among the rule sets whose
+    clauses ``q``, literals ``L`` and weighted errors ``e`` (whole numbers) lie in the given ranges.
+
+    The lattice of :func:`light_objective_floor`, restricted to ranges (``(low, high)``, ``high`` ``None`` for
+    no upper end) as a branch and bound's node restricts them, and with the empty rule set (``q = 0``) at its
+    one objective when ``empty_errors`` (the weight of the positive rows) is given. If every rule set of the
+    ranges has an objective of at least ``value``, each has one of at least this. ``inf`` when no point of the
+    ranges lies at or above ``value``; ``value`` unchanged when the points exceed ``max_points`` (a work limit)
+    or the lambdas are 0. A value within ``1e-6`` of an error above a point counts as that point.
+    """
+    s = float(spec.loss_scale)
+    v = float(value) / s
+    pts = _lattice_points(spec, v, max_literals=max_literals, clauses=clauses, literals=literals, errors=errors,
+                          empty_errors=empty_errors, max_points=max_points)
+    if pts is None:
+        return float(value)
+    best = math.inf
+    for c, e_lo, e_hi in pts:
+        e = max(e_lo, math.ceil(v - c - _LATTICE_SLACK) if c < v else 0.0)
+        if e <= e_hi:
+            best = min(best, c + e)
+    return float(best * s)
+
+
+def light_lattice_below(spec: MasterSpec, cap: float, *, max_literals: int, clauses=(0, None),
+                        literals=(0, None), errors=(0, None), empty_errors: float | None = None,
+                        max_points: int = 100_000) -> float:
+    """The largest light objective below ``cap`` among the rule sets of the ranges (see
+    :func:`light_lattice_floor`), ``-inf`` when there is none.
+
+    A lower bound ``v`` on the rule sets of the ranges with ``v > light_lattice_below(cap) + 1e-6 s`` proves
+    that none of them has an objective below ``cap`` (then ``light_lattice_floor(v) >= cap``). Returns ``cap``
+    when the points exceed ``max_points`` or the lambdas are 0 (comparing with ``cap`` itself is still safe).
+    """
+    s = float(spec.loss_scale)
+    k = float(cap) / s
+    pts = _lattice_points(spec, k, max_literals=max_literals, clauses=clauses, literals=literals, errors=errors,
+                          empty_errors=empty_errors, max_points=max_points)
+    if pts is None:
+        return float(cap)
+    best = -math.inf
+    for c, e_lo, e_hi in pts:
+        if c >= k:
+            continue
+        e = min(e_hi, math.ceil(k - c) - 1.0)   # the most whole errors with c + e < cap
+        if e >= e_lo:
+            best = max(best, c + e)
+    return float(best * s)
+
+
 def aggregate_samples(cover, y, sample_weight=None):
     """Merge samples with the same label and the same coverage over the columns.
 

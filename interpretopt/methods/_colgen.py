@@ -555,6 +555,7 @@ class ExactPhaseThenBeam:
         self.literals, self.work_budget = int(literals), float(work_budget)
         self.whole_space = bool(whole_space)
         self.in_phase, self.complete = True, False
+        self.final_r: np.ndarray | None = None
         self.exact = self.whole_space
 
     def price(self, r, a, b, *, exclude, time_limit=None, rc_tol: float = 0.0, start=None,
@@ -575,6 +576,8 @@ class ExactPhaseThenBeam:
             return phase
         self.in_phase = False
         self.complete = res.exact and not res.timed_out
+        if self.complete:   # the multipliers the space was priced at: the bound step starts from them
+            self.final_r = np.asarray(r, dtype=float).copy()
         if self.whole_space:
             return phase  # the stop rule reads it as an exact pricer's answer
         # the phase is over (proven, out of budget, or stopped by its safety net, which the round records)
@@ -834,6 +837,11 @@ class CGResult:
         With an exact phase: a valid lower bound (``space_bound``, at least ``lower_bound``) on
         the objective of every rule set whose clauses have at most ``space_literals`` literals,
         and whether the phase completed (the LP over that space solved).
+    space_integer_bound : float or None
+        ``space_bound`` raised to the objectives a rule set can take (:func:`integer_bound`), and to the
+        bound step's bound when it ran.
+    bound_search : PoolBound or None
+        What the bound step (:mod:`interpretopt.methods._pool_bound`) proved and found, when it ran.
     """
 
     clauses: list
@@ -861,6 +869,7 @@ class CGResult:
     space_bound: float | None = None
     space_complete: bool = False
     space_integer_bound: float | None = None
+    bound_search: Any = None
 
 
 def relative_gap(objective: float, bound: float) -> float:
@@ -1255,6 +1264,51 @@ def _integer_phase(master, last, yu, wu, spec, *, mip_solver, settings, mip_time
     return clauses, ip, float(bound_ip), gap, status
 
 
+def _bound_phase(X, yu, wu, spec, master, rounds, exact, ip, lower_bound, *, tol, bound_nodes, bound_work,
+                 pool_work, solver, settings, grounding):
+    """The bound step (:func:`~interpretopt.methods._pool_bound.pool_bound`) over the exact phase's clause space,
+    or ``None`` when it does not apply: no limit given, no completed exact phase, not the light form, grounding,
+    weights that are not whole, lambdas of 0, or a rule set already proven optimal over that space."""
+    from interpretopt.methods._pool_bound import pool_bound
+
+    d = rounds.space_literals
+    if (not bound_nodes or not bound_work or d is None or not getattr(rounds.pricer, "complete", False)
+            or exact is None or not hasattr(exact, "search") or spec.form != "light"
+            or grounding or spec.lambda0 + spec.lambda1 <= 0.0
+            or not np.all(np.equal(np.mod(wu, 1.0), 0.0))):
+        return None
+    space = integer_bound(spec, wu, max(float(lower_bound), rounds.space_bound), max_literals=d, grounding=False)
+    if relative_gap(ip.objective, space) <= tol or rounds.stop.budget.out_of_time():
+        return None
+    final_r = getattr(rounds.pricer, "final_r", None)
+    mu = None if final_r is None else np.clip(-final_r[np.asarray(yu).astype(bool)], 0.0, None)
+    return pool_bound(X, yu, wu, spec, [c for c in master.clauses if len(c) <= d], max_literals=d,
+                      search=exact.search, incumbent=ip.objective, node_limit=int(bound_nodes), mu=mu,
+                      work_limit=float(bound_work), pool_work=pool_work, solver=solver, settings=settings,
+                      out_of_time=rounds.stop.budget.out_of_time)
+
+
+def _adopt(X, yu, wu, spec, clauses, ip, searched):
+    """The clauses (the master's, then the new ones) and the integer solution of a better rule set the bound step
+    found, its objective recomputed from the selection; the given ones when it is not better after all."""
+    extended = list(clauses)
+    index = {c: k for k, c in enumerate(extended)}
+    selected = []
+    for c in searched.selected:
+        if c not in index:
+            index[c] = len(extended)
+            extended.append(c)
+        selected.append(index[c])
+    cover = np.stack([clause_cover(X, extended[k]) for k in selected], axis=1) if selected \
+        else np.zeros((X.shape[0], 0), dtype=bool)
+    objective = F.master_objective(np.arange(len(selected)), cover, yu, [len(extended[k]) for k in selected], spec,
+                                   sample_weight=wu)
+    if objective >= ip.objective:
+        return clauses, ip
+    return extended, replace(ip, selected=np.asarray(selected, dtype=int), objective=float(objective),
+                             source="bound_search")
+
+
 def integer_bound(spec: F.MasterSpec, weight: np.ndarray, bound: float, *, max_literals: int,
                   grounding: bool) -> float:
     """``bound`` raised to the least objective a rule set can take at or above it, when the objective counts
@@ -1295,7 +1349,8 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
                       sample_weight=None, pricing_node_limit: int | None = None, mip_node_limit: int | None = None,
                       mip_work_limit: float | None = None,
                       dual_policy=None, exact_phase_literals: int | None = None,
-                      exact_phase_work: float | None = None) -> CGResult:
+                      exact_phase_work: float | None = None, bound_nodes: int | None = None,
+                      bound_work: float | None = None) -> CGResult:
     """Column generation for the BRCG master (constraint, light or grounded form), with certificates.
 
     Parameters
@@ -1347,6 +1402,13 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         :class:`~interpretopt.heuristics.clause_bnb.ClauseSearchResult`, a work limit
         proportional to CPU time; :class:`ExactPhaseThenBeam`), then the beam. Its bound over that smaller clause space
         is ``space_bound`` of the result.
+    bound_nodes, bound_work : int, float or None
+        The bound step (:mod:`interpretopt.methods._pool_bound`) after the integer master, when the exact phase
+        completed, the form is light without grounding, the weights are whole and the rule set is not proven
+        optimal over the exact phase's space: branch and bound over the clauses reduced-cost fixing leaves,
+        at most ``bound_nodes`` node LPs and ``bound_work`` LP work (simplex iterations times the node LP's
+        rows + columns). It raises ``space_integer_bound`` and, when it finds a better rule set, returns
+        that one (``integer_source`` ``"bound_search"``). ``None`` (either): no bound step.
     dual_policy : None, str or object
         Where pricing looks (:data:`DUAL_POLICIES`: ``"none"``, the master's duals, the
         default; ``"wentges"``; ``"neame"``), or an object with ``reset``, ``points`` and
@@ -1372,8 +1434,9 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
         :func:`~F.unique_rows` carry the summed weight of their copies.
     """
     _check_arguments(pricing, init, tol, time_limit, pricing_node_limit=pricing_node_limit,
-                     mip_node_limit=mip_node_limit, exact_phase_literals=exact_phase_literals)
-    _check_real_work_limits(exact_phase_work=exact_phase_work, mip_work_limit=mip_work_limit)
+                     mip_node_limit=mip_node_limit, exact_phase_literals=exact_phase_literals,
+                     bound_nodes=bound_nodes)
+    _check_real_work_limits(exact_phase_work=exact_phase_work, mip_work_limit=mip_work_limit, bound_work=bound_work)
     check_lp_solver(solver)
     if pricing in ("milp", "beam+milp"):
         check_milp_solver(pricing_solver or "highs")
@@ -1385,11 +1448,12 @@ def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, p
 def _run(X_bin, y, spec, *, policy, max_literals, pricing, beam_width, columns_per_iter, max_iter, time_limit,
          milp_time_limit, mip_time_limit, solver, pricing_solver, mip_solver, initial_clauses, grounding, init, tol,
          settings, sample_weight, pricing_node_limit, mip_node_limit, mip_work_limit, exact_phase_literals,
-         exact_phase_work) -> CGResult:
+         exact_phase_work, bound_nodes, bound_work) -> CGResult:
     """:func:`column_generation` after its checks, on the package clock."""
     pricing_solver, mip_solver = pricing_solver or "highs", mip_solver or "highs"
     settings = settings if settings is not None else _solvers().SolveSettings()
-    timings = {"build": 0.0, "lp": 0.0, "pricing": 0.0, "bound": 0.0, "integer": 0.0, "total": 0.0}
+    timings = {"build": 0.0, "lp": 0.0, "pricing": 0.0, "bound": 0.0, "integer": 0.0, "bound_search": 0.0,
+               "total": 0.0}
     wall0 = time.perf_counter()
     budget = WorkBudget(max_iter, time_limit)
     X_full = np.asarray(X_bin, dtype=bool)  # no copy when the estimator passes bool
@@ -1419,14 +1483,24 @@ def _run(X_bin, y, spec, *, policy, max_literals, pricing, beam_width, columns_p
         mip_node_limit=mip_node_limit, mip_work_limit=mip_work_limit, lower_bound=lower_bound, tol=tol,
         pricing=pricing, max_literals=max_literals, grounding=grounded)
     timings["integer"] += time.perf_counter() - t0
+    t0 = time.perf_counter()
+    searched = _bound_phase(X, yu, wu, spec, master, rounds, exact, ip, lower_bound, tol=tol, bound_nodes=bound_nodes,
+                            bound_work=bound_work, pool_work=exact_phase_work, solver=solver, settings=settings,
+                            grounding=grounded)
+    if searched is not None and searched.selected is not None:
+        clauses, ip = _adopt(X, yu, wu, spec, clauses, ip, searched)
+        gap = relative_gap(ip.objective, bound_ip)
+        status = "optimal" if gap <= tol else status
+    timings["bound_search"] += time.perf_counter() - t0
     return _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, rounds, exact,
                    lower_bound=lower_bound, bound_ip=bound_ip, gap=gap, status=status, stop_reason=stop_reason,
-                   timings=timings, wall0=wall0, tol=tol, spec=spec, grounding=grounded)
+                   timings=timings, wall0=wall0, tol=tol, spec=spec, grounding=grounded, searched=searched)
 
 
 def _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, rounds, exact, *, lower_bound,
-            bound_ip, gap, status, stop_reason, timings, wall0, tol, spec, grounding) -> CGResult:
-    """The :class:`CGResult` of a finished loop and integer master (``grounding``: :func:`_is_grounded`)."""
+            bound_ip, gap, status, stop_reason, timings, wall0, tol, spec, grounding, searched=None) -> CGResult:
+    """The :class:`CGResult` of a finished loop and integer master (``grounding``: :func:`_is_grounded`;
+    ``searched``: the bound step's :class:`~interpretopt.methods._pool_bound.PoolBound`, or None)."""
     n = X_full.shape[0]
     cover = np.stack([clause_cover(X_full, c) for c in clauses], axis=1) if clauses else np.zeros((n, 0), bool)
     x_lp, lp_duals = _per_sample_lp(master, last, X, wu, inverse, y_full)
@@ -1435,7 +1509,13 @@ def _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, 
     space_bound = None if rounds.space_literals is None else max(float(lower_bound), rounds.space_bound)
     work = {"iterations": len(history), "pricing_calls": rounds.n_calls,
             "bnb_nodes": getattr(exact, "n_nodes", 0), "bnb_work": getattr(exact, "work", 0),
-            "columns": master.n_columns, "columns_fixed": ip.n_fixed}
+            "columns": master.n_columns, "columns_fixed": ip.n_fixed,
+            "bound_nodes": searched.work.get("nodes", 0) if searched is not None else 0,
+            "bound_pool": searched.pool_size if searched is not None else 0}
+    space_integer = None if space_bound is None else integer_bound(
+        spec, wu, space_bound, max_literals=rounds.space_literals, grounding=grounding)
+    if searched is not None:
+        space_integer = max(space_integer, searched.bound)
     timings["total"] = time.perf_counter() - wall0
     return CGResult(clauses=clauses, selected=ip.selected, restricted_lp=last.objective if last is not None else None,
                     lower_bound=float(lower_bound), integer_bound=bound_ip, objective=ip.objective, gap=gap,
@@ -1444,12 +1524,10 @@ def _result(X_full, y_full, X, wu, inverse, master, last, clauses, ip, history, 
                                    "integer": ip.result},
                     timings=timings, tol=float(tol), lp_solution=x_lp, lp_duals=lp_duals, integer_source=ip.source,
                     cover=cover, limited_by_time=bool(rounds.stop.budget.limited_by_time or rounds.time_limited
-                                                      or ip_time),
+                                                      or ip_time or getattr(searched, "stopped_by", None) == "time"),
                     work=work, dual_policy=rounds.policy.name, space_literals=rounds.space_literals,
                     space_bound=space_bound, space_complete=bool(getattr(rounds.pricer, "complete", False)),
-                    space_integer_bound=None if space_bound is None else integer_bound(
-                        spec, wu, space_bound, max_literals=rounds.space_literals,
-                        grounding=grounding))
+                    space_integer_bound=space_integer, bound_search=searched)
 
 
 def _loop(master: RestrictedMaster, rounds: PricingRound, timings: dict):

@@ -3,10 +3,12 @@
 Column generation (Dash, Günlük and Wei 2018; "What changed?", Section 3.1) runs in
 :mod:`interpretopt.methods._colgen`: the restricted master LP on an incremental backend,
 pricing by a vectorized beam search (the fast default, a heuristic) and/or the exact
-pricing MILP, then the integer master over the generated clauses. Every fit reports what
-it found (``restricted_lp_``, ``objective_``) apart from what it proved (``lower_bound_``,
-``gap_``, ``proven_``, ``status_``); see :func:`column_generation` and the derivation of the
-bounds in :mod:`interpretopt.formulations.brcg`.
+pricing MILP, then the integer master over the generated clauses and, when the exact phase
+completed, a bound step (branch and bound over the clauses that reduced-cost fixing leaves,
+:mod:`interpretopt.methods._pool_bound`). Every fit reports what it found (``restricted_lp_``,
+``objective_``) apart from what it proved (``lower_bound_``, ``gap_``, ``proven_``, ``status_``);
+see :func:`column_generation` and the derivation of the bounds in
+:mod:`interpretopt.formulations.brcg`.
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ from interpretopt.solvers._roles import SolverRole, assign_solvers
 EXACT_PHASE_WORK = 5e11
 #: default work limit of the integer master (``mip_work_limit``): see :class:`BRCGClassifier`
 MIP_WORK_LIMIT = 2e8
+#: default node limit of the bound step (``bound_nodes``): see :class:`BRCGClassifier`
+BOUND_NODES = 1_000
+#: default work limit of the bound step (``bound_work``): see :class:`BRCGClassifier`
+BOUND_WORK = 2e8
 
 __all__ = ["BRCGClassifier", "GroundedBRCGClassifier", "CGResult", "column_generation", "PRICING_STRATEGIES",
            "STOP_REASONS", "SOLVER_ROLES", "active_solver_roles", "solver_roles"]
@@ -181,6 +187,33 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         eye_movements (2.1e11 and 3.0e11); the default fit's objective beside exact pricing's
         at 3 literals is in the README's leaderboard. On larger problems the phase stops at
         the budget with the columns and the bound found so far.
+    bound_nodes : int or None, default 1000
+        Node limit of the bound step, which runs after the integer master when the exact phase
+        completed (light form, no grounding, whole sample weights) and ``rules_`` is not proven
+        optimal over its clause space: a branch and bound over the clauses that reduced-cost
+        fixing at the exact phase's multipliers leaves (the pool: the 20,000 clauses of least
+        reduced cost, fewer on many rows), each node's LP solved by column generation over the
+        pool, nodes split on the number of clauses, of literals and of errors and then on a
+        clause, bounds raised to the objectives a rule set can take. It raises ``lower_bound_``
+        over ``bound_space_`` and replaces ``rules_`` when it finds a better rule set. The
+        derivation is in :mod:`interpretopt.methods._pool_bound`; ``None``: no bound step (the
+        fit before it). Measured with ``benchmarks/bench_brcg.py --defaults breast_cancer,banknote,
+        compas,magic,wine_white,eye_movements --seeds 0,1 --configs "default,no bound"``
+        (stratified 70/30 splits, seeds 0 / 1; CPU of the whole fit without -> with the step):
+        breast cancer (n = 398) gap 0.176 -> 0.087 and 0.190 -> 0.082 (bounds 0.0140 -> 0.01551
+        and 0.0150 -> 0.0170, the searches complete after 298 and 158 nodes; 4.5 -> 10.4 and 4.4
+        -> 8.1 s); banknote seed 1: the search finds a rule set of 0.02517 (the integer master's
+        0.02525, test accuracy 0.990 -> 0.995) and proves it optimal over clauses of up to 3
+        literals in 95 nodes (0.1 -> 0.3 s); magic gap 0.009 -> 0.007 and 0.015 -> 0.013 (9.3 ->
+        15.1 and 11.8 -> 17.7 s) and wine_white 0.056 -> 0.055 and 0.094 -> 0.093 (58 -> 74 and
+        45 -> 61 s) stop at ``bound_work`` after 15-29 nodes; banknote seed 0, compas and
+        eye_movements are within ``tol`` before it, so the step does not run.
+    bound_work : float or None, default 2e8
+        Work limit of the bound step: the simplex iterations of its node LPs, each counted as the
+        LP's rows + columns (HiGHS's iteration count; a backend that reports none has the node
+        limit only). The whole search ran at 1.3e7 (wine_white), 1.7e7 (breast cancer) and 4.7e7
+        (magic) a CPU second; breast cancer's complete searches take 6.1e7 and 2.9e7, magic and
+        wine_white stop at the limit after 4 and 16 CPU s. ``None``: no bound step.
     dual_policy : {"none", "wentges", "neame"} or object, default "none"
         Dual stabilisation of pricing (:data:`~interpretopt.methods._colgen.DUAL_POLICIES`);
         smoothing did not pay off in the measurements given there, so none by default.
@@ -228,6 +261,8 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         lambda1 L`` over whole errors ``e``, clauses ``q`` and literals ``q <= L <= D q``
         (:func:`~interpretopt.formulations.brcg.light_objective_floor`). It can therefore exceed
         ``restricted_lp_``: a rule set's objective lies on that lattice, an LP value need not.
+        When the bound step ran (``bound_nodes``), the higher of that and its bound over the
+        exact phase's space (``bound_search_.bound``).
     bound_space_ : str
         The clause space ``lower_bound_`` and ``gap_`` hold over: ``"clauses of up to
         max_literals literals"``, or ``"clauses of up to exact_phase_literals literals"`` when the
@@ -251,18 +286,17 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         Objective of ``rules_`` (recomputed from the selection).
     gap_ : float
         ``(objective_ - lower_bound_) / objective_``, against that valid bound only, over
-        ``bound_space_`` (0 when ``objective_`` is at or below it). What is left at defaults
-        is the LP's integrality gap, not pricing's: on breast cancer (stratified 70/30, seed
-        0) the fit ends at 0.0170 against the LP over clauses of up to 3 literals, 0.0137,
-        where the LP covers all 250 positive rows with 44 fractional clauses and no error;
-        ``lower_bound_`` lifts it to 0.0140 (4 clauses of 10 literals and no error), gap 0.176
-        (seed 1: 0.190). Solving the LP once for each number of clauses q and of literals L,
-        with each part's errors rounded up to whole samples, gives no more: its least part is
-        again q = 4, L = 10 at 0.0140 with no error, a figure that is if anything optimistic
-        (measured over the 20,000 clauses of least reduced cost, not priced over the space).
-        A bound that closes the gap below 0.10 needs branching on clauses (branch and price)
-        or cuts. The integer master over those 20,000 clauses finds 0.01651 after 1,000 nodes
-        (281 CPU s), so the default's rule set is not the space's optimum either.
+        ``bound_space_`` (0 when ``objective_`` is at or below it). What is left after column
+        generation is the LP's integrality gap, not pricing's: on breast cancer (stratified
+        70/30, seed 0) the fit ends at 0.0170 against the LP over clauses of up to 3 literals,
+        0.0137, where the LP covers all 250 positive rows with 44 fractional clauses and no
+        error; the lattice lifts it to 0.0140 (4 clauses of 10 literals and no error), gap
+        0.176 (seed 1: 0.190). Solving the LP once for each number of clauses q and of literals
+        L, with each part's errors rounded up, gives no more (q = 4, L = 10 at 0.0140 again).
+        The bound step's branching closes it: every rule set of that space costs at least
+        0.01551 (seed 1: 0.0170), gap 0.087 (0.082); see ``bound_nodes``. The integer master
+        over the 20,000 clauses of least reduced cost finds 0.01651 after 1,000 nodes (281 CPU
+        s), so the default's rule set is not the space's optimum either.
     proven_ : bool
         ``lp_lower_bound_`` is within ``tol`` of ``restricted_lp_``: the LP over all clauses
         is solved. Only a bound from exact pricing (or, rarely, the always-valid depth-1
@@ -281,13 +315,19 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         stopped a stage: the result may depend on the machine's speed and load. With the work
         limits binding first (the defaults) it is False and the fit is the same on any machine.
     work_ : dict
-        Work done: LP solves (``iterations``), ``pricing_calls``, ``bnb_nodes``, ``columns``.
+        Work done: LP solves (``iterations``), ``pricing_calls``, ``bnb_nodes``, ``columns``, and the
+        bound step's ``bound_nodes`` and ``bound_pool`` (0 when it did not run).
+    bound_search_ : PoolBound or None
+        What the bound step proved and found (:class:`~interpretopt.methods._pool_bound.PoolBound`:
+        its bound, target, whether it completed or which limit stopped it, the pool's size, the
+        bound after 1, 10, 100, ... nodes), or ``None`` when it did not run.
     solve_results_ : dict
         SolveResults of the last master LP, the last pricing MILP and the integer master.
     history_ : list of dict
         Per-iteration LP value, lower bound, pricing used, columns added and times.
     timings_ : dict
-        Seconds building, in LP solves, pricing, bounds and the integer master.
+        Seconds building, in LP solves, pricing, bounds, the integer master and the bound step
+        (``bound_search``).
     rule_precision_ : ndarray (n_rules,)
         Training precision of each rule: the (weighted) share of the training samples it
         covers that belong to the class the rules describe (``classes_[target_class]``).
@@ -328,6 +368,8 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         "dual_policy": [StrOptions(set(DUAL_POLICIES)), HasMethods(["reset", "points", "evaluated"])],
         "exact_phase_literals": [Interval(Integral, 1, None, closed="left"), None],
         "exact_phase_work": [Interval(Real, 0, None, closed="neither"), None],
+        "bound_nodes": [Interval(Integral, 1, None, closed="left"), None],
+        "bound_work": [Interval(Real, 0, None, closed="neither"), None],
         "pricing_solver": [str, None],
         "mip_solver": [str, None],
         "binarizer": [StrOptions({"quantile", "tree", "passthrough"}), HasMethods(["fit", "transform"])],
@@ -352,7 +394,10 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
                  settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = 200_000,
                  mip_node_limit: int | None = 5_000, mip_work_limit: float | None = MIP_WORK_LIMIT,
                  dual_policy: Any = "none", exact_phase_literals: int | None = 3,
-                 exact_phase_work: float | None = EXACT_PHASE_WORK) -> None:
+                 exact_phase_work: float | None = EXACT_PHASE_WORK, bound_nodes: int | None = BOUND_NODES,
+                 bound_work: float | None = BOUND_WORK) -> None:
+        self.bound_nodes = bound_nodes
+        self.bound_work = bound_work
         self.exact_phase_literals = exact_phase_literals
         self.exact_phase_work = exact_phase_work
         self.pricing_node_limit = pricing_node_limit
@@ -544,7 +589,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
             pricing_node_limit=self.pricing_node_limit, mip_node_limit=self.mip_node_limit,
             mip_work_limit=self.mip_work_limit,
             dual_policy=self.dual_policy, exact_phase_literals=self.exact_phase_literals,
-            exact_phase_work=self.exact_phase_work)
+            exact_phase_work=self.exact_phase_work, bound_nodes=self.bound_nodes, bound_work=self.bound_work)
         self.cg_ = res
         self._record_solvers(res.solve_results)
         self.clauses_ = [res.clauses[k] for k in res.selected]
@@ -590,6 +635,7 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         self.n_columns_ = len(res.clauses)
         self.limited_by_time_ = bool(res.limited_by_time)
         self.work_ = dict(res.work)
+        self.bound_search_ = res.bound_search
 
     def _literal_matrix(self, X, Xb):
         return Xb
@@ -635,11 +681,14 @@ class BRCGClassifier(ContractMixin, ClassifierMixin, BaseEstimator):
         self.status_ = "optimal" if gap <= self.tol else "feasible"
         self.history_ = []
         self.stop_reason_ = "single_class"
-        self.timings_ = {"build": 0.0, "lp": 0.0, "pricing": 0.0, "bound": 0.0, "integer": 0.0, "total": 0.0}
+        self.timings_ = {"build": 0.0, "lp": 0.0, "pricing": 0.0, "bound": 0.0, "integer": 0.0, "bound_search": 0.0,
+                         "total": 0.0}
         self.n_iter_ = 0
         self.n_columns_ = 0
         self.limited_by_time_ = False
-        self.work_ = {"iterations": 0, "pricing_calls": 0, "bnb_nodes": 0, "columns": 0, "columns_fixed": 0}
+        self.work_ = {"iterations": 0, "pricing_calls": 0, "bnb_nodes": 0, "columns": 0, "columns_fixed": 0,
+                      "bound_nodes": 0, "bound_pool": 0}
+        self.bound_search_ = None
         return self
 
     def _to_ruleset(self, clauses):
@@ -775,7 +824,8 @@ class GroundedBRCGClassifier(BRCGClassifier):
                  settings: Any = None, random_state: Any = None, pricing_node_limit: int | None = 200_000,
                  mip_node_limit: int | None = 5_000, mip_work_limit: float | None = MIP_WORK_LIMIT,
                  dual_policy: Any = "none", exact_phase_literals: int | None = 3,
-                 exact_phase_work: float | None = EXACT_PHASE_WORK) -> None:
+                 exact_phase_work: float | None = EXACT_PHASE_WORK, bound_nodes: int | None = BOUND_NODES,
+                 bound_work: float | None = BOUND_WORK) -> None:
         super().__init__(form=form, C=C, lambda0=lambda0, lambda1=lambda1, complexity=complexity,
                          max_literals=max_literals, pricing=pricing, beam_width=beam_width,
                          columns_per_iter=columns_per_iter, max_iter=max_iter, time_limit=time_limit,
@@ -786,7 +836,7 @@ class GroundedBRCGClassifier(BRCGClassifier):
                          pricing_node_limit=pricing_node_limit, mip_node_limit=mip_node_limit,
                          mip_work_limit=mip_work_limit,
                          dual_policy=dual_policy, exact_phase_literals=exact_phase_literals,
-                         exact_phase_work=exact_phase_work)
+                         exact_phase_work=exact_phase_work, bound_nodes=bound_nodes, bound_work=bound_work)
         self.grounding = grounding
         self.c_u = c_u
         self.extend_literals = extend_literals

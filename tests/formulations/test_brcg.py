@@ -220,6 +220,57 @@ def test_light_objective_floor_on_breast_cancers_lattice_and_its_limits():
         F.light_objective_floor(spec, 0.01, max_literals=0)
 
 
+def _ranged_lattice(spec, D, top, q, L, E, empty):
+    """(objective) of every (q, L, e) in the ranges up to ``top``, the empty rule set at ``empty`` errors."""
+    s, l0, l1 = spec.loss_scale, spec.lambda0, spec.lambda1
+    hi = lambda r, cap: cap if r[1] is None else min(r[1], cap)   # noqa: E731
+    e_max = E[0] + int(np.ceil(top / s)) + 2   # past every point up to top, whatever the ranges' low ends
+    q_max = max(q[0], -(-L[0] // D)) + int(top / (l0 + l1)) + 2
+    vals = [s * empty] if q[0] <= 0 and L[0] <= 0 and E[0] <= empty <= hi(E, 10**9) else []
+    vals += [s * e + l0 * qq + l1 * LL for qq in range(max(1, q[0]), hi(q, q_max) + 1)
+             for LL in range(max(qq, L[0]), hi(L, D * qq) + 1) for e in range(E[0], hi(E, e_max) + 1)]
+    return np.array(sorted(vals))
+
+
+_RANGE = st.tuples(st.integers(0, 4), st.one_of(st.none(), st.integers(0, 12)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.integers(5, 60), l0=st.sampled_from([0.001, 0.005, 0.02]), l1=st.sampled_from([0.0, 0.003, 0.01]),
+       D=st.integers(1, 3), frac=st.floats(0.0, 0.3), q=_RANGE, L=_RANGE, E=_RANGE,
+       empty=st.one_of(st.none(), st.integers(0, 20)))
+def test_light_lattice_floor_and_below_are_the_enumerated_points_of_the_ranges(n, l0, l1, D, frac, q, L, E, empty):
+    spec = F.MasterSpec(form="light", lambda0=l0, lambda1=l1, n_samples=n)
+    v = float(frac)
+    pts = _ranged_lattice(spec, D, v + 0.1, q, L, E, 10**6 if empty is None else empty)
+    if empty is None:   # no empty_errors: the empty rule set may have any number of errors
+        pts = np.sort(np.concatenate([pts, [spec.loss_scale * e for e in range(E[0], E[0] + int(np.ceil(v * n)) + 3)
+                                            if q[0] <= 0 and L[0] <= 0 and (E[1] is None or e <= E[1])]]))
+    kw = dict(max_literals=D, clauses=q, literals=L, errors=E, empty_errors=empty)
+    got = F.light_lattice_floor(spec, v, **kw)
+    up = pts[pts >= v - 1e-6 * spec.loss_scale]
+    assert got == (pytest.approx(up[0], abs=1e-12) if up.size else np.inf)
+    below = F.light_lattice_below(spec, v, **kw)
+    down = pts[pts < v]
+    assert below == (pytest.approx(down[-1], abs=1e-12) if down.size else -np.inf)
+    # the pruning rule: a bound above below (with slack) proves that nothing in the ranges is under v
+    if np.isfinite(below):
+        assert F.light_lattice_floor(spec, below + 2e-6 * spec.loss_scale, **kw) >= v - 1e-12
+
+
+def test_light_lattice_on_breast_cancer_with_the_empty_rule_set():
+    """Breast cancer (n = 398, 250 positives): below 0.0153 the largest objective with a clause is 4 errors + 5
+    units of complexity (0.01505); without the empty set's own objective 6 errors and no clause (0.015075) would be
+    a point too, and a bound past 0.01506 would lift to it instead of to 0.01551."""
+    spec = F.MasterSpec(form="light", lambda0=0.001, lambda1=0.001, n_samples=398)
+    assert F.light_lattice_below(spec, 0.0153, max_literals=3, empty_errors=250) == pytest.approx(4 / 398 + 0.005)
+    assert F.light_lattice_floor(spec, 0.01506, max_literals=3, empty_errors=250) == pytest.approx(1 / 398 + 0.013)
+    assert F.light_lattice_floor(spec, 0.01506, max_literals=3) == pytest.approx(6 / 398)
+    assert F.light_lattice_floor(spec, 0.0137, max_literals=3) == pytest.approx(0.014)   # light_objective_floor's
+    assert F.light_lattice_floor(spec, 0.0137, max_literals=3, clauses=(4, 4), literals=(10, 10),
+                                 errors=(1, None)) == pytest.approx(0.014 + 1 / 398)
+
+
 def enumerate_min_rc(X, r, a, b, D, exclude=()):
     best, arg = np.inf, None
     for c in all_clauses(X.shape[1], D):
