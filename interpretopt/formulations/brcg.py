@@ -368,18 +368,8 @@ def light_lattice_floor(spec: MasterSpec, value: float, *, max_literals: int, cl
     ranges lies at or above ``value``; ``value`` unchanged when the points exceed ``max_points`` (a work limit)
     or the lambdas are 0. A value within ``1e-6`` of an error above a point counts as that point.
     """
-    s = float(spec.loss_scale)
-    v = float(value) / s
-    pts = _lattice_points(spec, v, max_literals=max_literals, clauses=clauses, literals=literals, errors=errors,
-                          empty_errors=empty_errors, max_points=max_points)
-    if pts is None:
-        return float(value)
-    best = math.inf
-    for c, e_lo, e_hi in pts:
-        e = max(e_lo, math.ceil(v - c - _LATTICE_SLACK) if c < v else 0.0)
-        if e <= e_hi:
-            best = min(best, c + e)
-    return float(best * s)
+    return _lattice_nearest(spec, value, above=True, max_literals=max_literals, clauses=clauses, literals=literals,
+                            errors=errors, empty_errors=empty_errors, max_points=max_points)
 
 
 def light_lattice_below(spec: MasterSpec, cap: float, *, max_literals: int, clauses=(0, None),
@@ -392,20 +382,29 @@ def light_lattice_below(spec: MasterSpec, cap: float, *, max_literals: int, clau
     that none of them has an objective below ``cap`` (then ``light_lattice_floor(v) >= cap``). Returns ``cap``
     when the points exceed ``max_points`` or the lambdas are 0 (comparing with ``cap`` itself is still safe).
     """
+    return _lattice_nearest(spec, cap, above=False, max_literals=max_literals, clauses=clauses, literals=literals,
+                            errors=errors, empty_errors=empty_errors, max_points=max_points)
+
+
+def _lattice_nearest(spec: MasterSpec, value: float, *, above: bool, **ranges) -> float:
+    """The lattice point nearest ``value``: the least at or above it (``above``, :func:`light_lattice_floor`) or
+    the largest strictly below it (:func:`light_lattice_below`); ``value`` itself when the points are not listed.
+
+    Each ``(q, L)`` point of :func:`_lattice_points` contributes its complexity ``c`` plus the whole errors in its
+    range nearest ``value``'s side: at or above, the fewest ``e >= v - c`` (a value within ``1e-6`` of a whole
+    error counts as it); below, the most ``e`` with ``c + e < v``.
+    """
     s = float(spec.loss_scale)
-    k = float(cap) / s
-    pts = _lattice_points(spec, k, max_literals=max_literals, clauses=clauses, literals=literals, errors=errors,
-                          empty_errors=empty_errors, max_points=max_points)
+    v = float(value) / s
+    pts = _lattice_points(spec, v, **ranges)
     if pts is None:
-        return float(cap)
-    best = -math.inf
-    for c, e_lo, e_hi in pts:
-        if c >= k:
-            continue
-        e = min(e_hi, math.ceil(k - c) - 1.0)   # the most whole errors with c + e < cap
-        if e >= e_lo:
-            best = max(best, c + e)
-    return float(best * s)
+        return float(value)
+    if above:
+        found = [c + e for c, e_lo, e_hi in pts
+                 if (e := max(e_lo, math.ceil(v - c - _LATTICE_SLACK) if c < v else 0.0)) <= e_hi]
+        return float(min(found, default=math.inf) * s)
+    found = [c + e for c, e_lo, e_hi in pts if c < v and (e := min(e_hi, math.ceil(v - c) - 1.0)) >= e_lo]
+    return float(max(found, default=-math.inf) * s)
 
 
 def aggregate_samples(cover, y, sample_weight=None):
