@@ -1339,6 +1339,7 @@ def _per_sample_lp(master, last, X, wu, inverse, y_full):
                   last.lam)
 
 
+# Long: its docstring documents every parameter; the body checks them and calls _run (ten lines).
 @on_one_blas_thread
 def column_generation(X_bin, y, spec: F.MasterSpec, *, max_literals: int = 10, pricing: str = "beam",
                       beam_width: int = 5, columns_per_iter: int = 10, max_iter: int = 100,
