@@ -4,6 +4,7 @@ regenerated exactly from its rows."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from types import SimpleNamespace
@@ -312,6 +313,31 @@ def test_docs_reproduction_is_what_the_committed_records_give():
     assert docs.read_text() == REC.render_docs(REPO / "records", docs.parent), (
         "docs/reproduction.md differs from the records: run `interpretopt reproduce --all --scale smoke --no-run "
         "--out records/smoke`")
+
+
+#: what a record folder keeps (records/.gitignore): per scale its RECORD.json, REPORT.md and cells.csv;
+#: per table its rows, code versions, pair choices and the artifacts the report draws
+_RECORD_FILE = re.compile(r"\.gitignore|[a-z]+/(RECORD\.json|REPORT\.md|cells\.csv)"
+                          r"|[a-z]+/[a-z]+/\w+/(rows\.parquet|code\.json|pairs/[^/]+\.json|artifacts/[^/]+/jst\.json)")
+
+
+def _not_record_files(paths: list[str]) -> list[str]:
+    return [p for p in paths if not _RECORD_FILE.fullmatch(p)]
+
+
+def test_committed_records_hold_only_record_files():
+    """Regression: ten tables' own cells.csv and protocol.md (what ``reproduce PAPER/TABLE --out`` writes
+    beside the runs) were committed, with the absolute path of the worktree that made them."""
+    import subprocess
+
+    if not (REPO / "records").is_dir() or not (REPO / ".git").exists():
+        pytest.skip("no git checkout with records")
+    listed = subprocess.run(["git", "-C", str(REPO / "records"), "ls-files"], capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert listed and _not_record_files(listed) == []
+    assert _not_record_files(["full/imd/table6/cells.csv", "full/imd/table6/protocol.md",
+                              "full/imd/table6/experiment.json", "full/imd/table6/rows.parquet"]) == [
+        "full/imd/table6/cells.csv", "full/imd/table6/protocol.md", "full/imd/table6/experiment.json"]
 
 
 @pytest.mark.parametrize("scale", ["smoke"])
