@@ -288,16 +288,20 @@ def test_rows_are_unstamped_when_the_code_does_not_read_after_the_runs(tmp_path)
 # ----------------------------------------------------------------------------- the committed record
 
 
-def _committed_files(src: Path, dst: Path) -> None:
-    """Copy what git keeps of a record folder (see records/.gitignore)."""
+def _tracked(folder: Path) -> list[str]:
+    """The files git keeps under ``folder``, relative to it."""
     import subprocess
 
-    listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "--", str(src.relative_to(REPO))],
-                            capture_output=True, text=True, check=True).stdout.split()
-    for rel in listed:
-        target = dst / Path(rel).relative_to(src.relative_to(REPO))
+    return subprocess.run(["git", "-C", str(folder), "ls-files"], capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+def _committed_files(src: Path, dst: Path) -> None:
+    """Copy what git keeps of a record folder (see records/.gitignore)."""
+    for rel in _tracked(src):
+        target = dst / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(REPO / rel, target)
+        shutil.copy2(src / rel, target)
 
 
 def _data_held() -> bool:
@@ -317,8 +321,10 @@ def test_docs_reproduction_is_what_the_committed_records_give():
 
 #: what a record folder keeps (records/.gitignore): per scale its RECORD.json, REPORT.md and cells.csv;
 #: per table its rows, code versions, pair choices and the artifacts the report draws
-_RECORD_FILE = re.compile(r"\.gitignore|[a-z]+/(RECORD\.json|REPORT\.md|cells\.csv)"
-                          r"|[a-z]+/[a-z]+/\w+/(rows\.parquet|code\.json|pairs/[^/]+\.json|artifacts/[^/]+/jst\.json)")
+_RECORD_FILE = re.compile(
+    rf"\.gitignore|[a-z]+/({re.escape(REC.RECORD_FILE)}|REPORT\.md|cells\.csv)"
+    rf"|[a-z]+/[a-z]+/\w+/({re.escape(REC.ROWS_FILE)}|code\.json|pairs/[^/]+\.json"
+    rf"|artifacts/[^/]+/({'|'.join(map(re.escape, REC.RECORD_ARTIFACTS))}))")
 
 
 def _not_record_files(paths: list[str]) -> list[str]:
@@ -328,12 +334,9 @@ def _not_record_files(paths: list[str]) -> list[str]:
 def test_committed_records_hold_only_record_files():
     """Regression: ten tables' own cells.csv and protocol.md (what ``reproduce PAPER/TABLE --out`` writes
     beside the runs) were committed, with the absolute path of the worktree that made them."""
-    import subprocess
-
     if not (REPO / "records").is_dir() or not (REPO / ".git").exists():
         pytest.skip("no git checkout with records")
-    listed = subprocess.run(["git", "-C", str(REPO / "records"), "ls-files"], capture_output=True, text=True,
-                            check=True).stdout.split()
+    listed = _tracked(REPO / "records")
     assert listed and _not_record_files(listed) == []
     assert _not_record_files(["full/imd/table6/cells.csv", "full/imd/table6/protocol.md",
                               "full/imd/table6/experiment.json", "full/imd/table6/rows.parquet"]) == [
