@@ -327,11 +327,27 @@ def _announce(config, out: Path, n_jobs: int = 1, force: bool = False) -> None:
     except InterpretoptError:
         n_runs = None
     try:
-        done = 0 if force else len(stored_results(config, out, ok_only=True))
+        stored = None if force else stored_results(config, out, ok_only=True)
     except Exception:  # unreadable rows are reported by the run itself
-        done = 0
+        stored = None
+    done = 0 if stored is None else len(stored)
     workers = n_jobs if n_jobs > 0 else (os.cpu_count() or 1)
     print(plan_line(config.name, config.scale, n_runs, done, estimate(config, _costs(out)), workers), flush=True)
+    if done:
+        _announce_stale(config, out, stored)
+
+
+def _announce_stale(config, out: Path, stored) -> None:
+    """Say how many of the stored runs were made by other code than today's (kept, and marked stale)."""
+    from interpretopt.experiments.fingerprint import fresh_rows, read_manifests, today_code
+    from interpretopt.experiments.runner import runs_source
+
+    src, src_dir = runs_source(config, out)
+    manifests = {**read_manifests(src_dir), **read_manifests(out)}
+    n = sum(not f for f in fresh_rows(stored, manifests, today_code(src.path if src.path != "<string>" else None)))
+    if n:
+        print(f"  {n} of the {len(stored)} runs stored were made by other code than today's: they are kept and the "
+              "table is marked stale (`reproduce --all --rerun-stale` runs them again)", flush=True)
 
 
 def _held(config, data_dir) -> tuple[object, str | None]:
@@ -890,12 +906,13 @@ def _print_plan(df) -> None:
 
     done = "done" in df.columns  # --out DIR at one scale: the runs already stored there
     rows = [{"table": r.table, "scale": r.scale, "runs": num(r.runs, lambda x: str(int(x))),
-             **({"done": str(r.done), "left": str(r.left)} if done else {}),
+             **({"done": str(r.done), "stale": str(r.stale), "left": str(r.left)} if done else {}),
              "s/run": num(r.per_run_s, lambda x: f"{x:.2f}"), "estimate": num(r.estimate_s, t),
              "basis": r.basis} for r in df.itertuples()]
     from interpretopt.cli import _print_table
 
-    _print_table(rows, ["table", "scale", "runs", *(["done", "left"] if done else []), "s/run", "estimate", "basis"])
+    _print_table(rows, ["table", "scale", "runs", *(["done", "stale", "left"] if done else []), "s/run", "estimate",
+                        "basis"])
     _print_plan_totals(df)
 
 
@@ -913,13 +930,29 @@ def _print_plan_totals(df, run: bool = True) -> None:
         unknown = sub[sub["estimate_s"].isna() & (sub[count].fillna(0) > 0)]
         text = f"{s}: {int(sub['runs'].fillna(0).sum())} runs in {len(sub)} tables; "
         if count == "left":
-            text += (f"{int(sub['done'].sum())} already done, {int(sub['left'].sum())} left in "
+            text += (f"{int(sub['done'].sum())} already done{_stale_part(sub)}, {int(sub['left'].sum())} left in "
                      f"{int((sub['left'] > 0).sum())} tables; ")
         text += f"estimated {t(known['estimate_s'].sum())} on one worker for the {len(known)} tables with a measured cost"
         if len(unknown):
             text += (f", plus {len(unknown)} tables ({int(unknown[count].fillna(0).sum())} {count}) without one, "
                      f"not in that total: {', '.join(unknown['table'])}")
         print(text, flush=True)
+
+
+def _stale_part(sub) -> str:
+    """`` (N of them stale, in K tables: ...)``: the runs done that were made by other code than today's, with
+    the estimated time of running them again (``--rerun-stale``); "" when none is."""
+    from interpretopt.experiments.progress import format_seconds as t
+
+    stale = sub[sub["stale"] > 0]
+    if not len(stale):
+        return ""
+    known = stale["stale_estimate_s"].dropna()
+    again = f"; rerunning them (--rerun-stale) is estimated at {t(known.sum())}" if len(known) else ""
+    if len(known) < len(stale):
+        again += f" for the {len(known)} of those tables with a measured cost"
+    return (f" ({int(stale['stale'].sum())} of them stale, made by other code than today's, in {len(stale)} "
+            f"tables{again})")
 
 
 def _count_runs(config) -> str:

@@ -66,6 +66,7 @@ __all__ = [
     "file_hash",
     "manifest_scheme",
     "is_fresh",
+    "fresh_rows",
     "today_code",
     "SCHEMES",
 ]
@@ -416,6 +417,22 @@ def is_fresh(fp: Any, method: str, manifests: Mapping[str, dict], today: Today) 
     stored = manifests.get(fp, {}).get("files")
     schemes = (manifest_scheme(stored),) if stored else SCHEMES
     return any(manifest_fingerprint(today(s, method)) == fp for s in schemes)
+
+
+def fresh_rows(rows: Any, manifests: Mapping[str, dict], today: Today) -> list[bool]:
+    """Per row of ``rows`` (a DataFrame of run rows with ``method`` and ``code_fingerprint``): made by today's
+    code (:func:`is_fresh`, decided once per distinct method and fingerprint)."""
+    if rows is None or not len(rows):
+        return []
+    fps = rows["code_fingerprint"] if "code_fingerprint" in rows.columns else [None] * len(rows)
+    seen: dict[tuple, bool] = {}
+    out = []
+    for method, fp in zip(rows["method"], fps):
+        key = (str(method), fp if isinstance(fp, str) else None)
+        if key not in seen:
+            seen[key] = is_fresh(key[1], key[0], manifests, today)
+        out.append(seen[key])
+    return out
 
 
 def runs_freshness(rows: Any, manifests: dict[str, dict], today: Today | Mapping[str, dict[str, str]]) -> list[dict]:

@@ -1098,7 +1098,9 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
     With ``out_root`` (a reproduction's folder, ``<out_root>/<paper>/<table>`` as ``reproduce --all``
     lays it out) and one ``scale``, the frame also has ``done``, the ok runs already stored there that
     the runner would not run again (as ``reproduce`` counts them), and ``left``; the estimate is then
-    that of the runs left.
+    that of the runs left. ``stale`` counts those of the ``done`` runs made by other code than today's (a
+    table resting on them is recorded only as stale; ``--rerun-stale`` runs them again), and
+    ``stale_estimate_s`` estimates running them again.
     """
     from interpretopt.experiments.config import load_config
 
@@ -1115,14 +1117,15 @@ def plan(scale: str | None = None, *, papers: list[str] | None = None, costs: di
             full = load_config(path)
         except InterpretoptError as e:
             rows.append({"table": key, "scale": "-", "runs": None, "per_run_s": None, "estimate_s": None,
-                         "basis": f"config does not load: {e}", "done": 0})
+                         "basis": f"config does not load: {e}", "done": 0, "stale": 0, "stale_estimate_s": None})
             continue
         for s in scales:
             folder = None if out_root is None else Path(out_root) / key
             rows.append(_plan_row(key, paper, full, s, costs.get(key, {}), folder))
-    df = pd.DataFrame(rows, columns=["table", "scale", "runs", "per_run_s", "estimate_s", "basis", "done"])
+    df = pd.DataFrame(rows, columns=["table", "scale", "runs", "per_run_s", "estimate_s", "basis", "done", "stale",
+                                     "stale_estimate_s"])
     if out_root is None:
-        return df.drop(columns="done")
+        return df.drop(columns=["done", "stale", "stale_estimate_s"])
     df["left"] = (df["runs"].fillna(0) - df["done"]).clip(lower=0).astype(int)
     return df
 
@@ -1134,9 +1137,10 @@ def _plan_row(key: str, paper: str, full, scale: str, known: dict, folder: Path 
     n = count_runs(scaled)
     if full.runs_from:
         return {"table": key, "scale": scale, "runs": 0, "per_run_s": 0.0, "estimate_s": 0.0, "done": 0,
-                "basis": f"tabulates the runs of {paper}/{full.runs_from} ({n} runs)"}
+                "stale": 0, "stale_estimate_s": 0.0, "basis": f"tabulates the runs of {paper}/{full.runs_from} ({n} runs)"}
     planned = _runs_by_dataset(scaled)
-    left = _left_by_dataset(scaled, folder, planned) if folder is not None and folder.is_dir() else planned
+    left, stale = (_stored_by_dataset(scaled, folder, planned) if folder is not None and folder.is_dir()
+                   else (planned, {}))
     src = scale if scale in known else None
     basis, per, estimate = "no measurement", None, None
     if src is None and scale == "full" and "reduced" in known:
@@ -1144,11 +1148,15 @@ def _plan_row(key: str, paper: str, full, scale: str, known: dict, folder: Path 
             src = "reduced"
         else:
             basis = "no measurement (reduced scale runs other datasets)"
+    stale_estimate = None
     if src is not None:
         per = _per_run(known[src])
-        estimate, basis = _measured_estimate(left, n, per, known[src], scale if src == scale else "reduced scale")
+        where = scale if src == scale else "reduced scale"
+        estimate, basis = _measured_estimate(left, n, per, known[src], where)
+        stale_estimate = _measured_estimate(stale, n, per, known[src], where)[0] if stale else 0.0
     return {"table": key, "scale": scale, "runs": n, "per_run_s": per, "estimate_s": estimate, "basis": basis,
-            "done": sum(planned.values()) - sum(left.values())}
+            "done": sum(planned.values()) - sum(left.values()), "stale": sum(stale.values()),
+            "stale_estimate_s": stale_estimate}
 
 
 def _measured_estimate(left: dict[str, int], n: int, per: float | None, entry: dict,
@@ -1184,15 +1192,26 @@ def _runs_by_dataset(config) -> dict[str, int]:
     return {d.label: count_runs(config.with_datasets([d.label])) for d in config.datasets}
 
 
-def _left_by_dataset(config, folder: Path, planned: dict[str, int]) -> dict[str, int]:
-    """``{dataset label: runs left}`` of ``config`` (``planned``: its runs by dataset), less the ok runs
-    stored in ``folder`` (as ``reproduce`` counts them); ``planned`` itself when its rows do not read (the
-    run itself reports them)."""
-    from interpretopt.experiments.runner import stored_results
+def _stored_by_dataset(config, folder: Path, planned: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+    """``({dataset label: runs left}, {dataset label: stale runs})`` of ``config`` (``planned``: its runs by
+    dataset): the runs left are those planned less the ok runs stored in ``folder`` (as ``reproduce`` counts
+    them), and the stale ones are the stored ok runs made by other code than today's (which ``reproduce``
+    keeps, and ``--rerun-stale`` runs again). ``(planned, {})`` when its rows do not read (the run itself
+    reports them)."""
+    from interpretopt.experiments.fingerprint import fresh_rows, read_manifests, today_code
+    from interpretopt.experiments.runner import runs_source, stored_results
 
     try:
         rows = stored_results(config, folder, ok_only=True)
+        src, src_dir = runs_source(config, folder)
     except InterpretoptError:
-        return planned
-    counts = rows["dataset"].astype(str).value_counts() if len(rows) and "dataset" in rows.columns else {}
-    return {label: max(0, n - int(counts.get(label, 0))) for label, n in planned.items()}
+        return planned, {}
+    if not len(rows) or "dataset" not in rows.columns:
+        return planned, {}
+    datasets = rows["dataset"].astype(str)
+    counts = datasets.value_counts()
+    manifests = {**read_manifests(src_dir), **read_manifests(folder)}
+    fresh = fresh_rows(rows, manifests, today_code(src.path if src.path != "<string>" else None))
+    stale = datasets[[not f for f in fresh]].value_counts()
+    left = {label: max(0, n - int(counts.get(label, 0))) for label, n in planned.items()}
+    return left, {label: min(n, int(stale.get(label, 0))) for label, n in planned.items() if stale.get(label, 0)}

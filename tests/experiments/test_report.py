@@ -294,6 +294,34 @@ def test_plan_with_a_reproduction_folder_counts_the_runs_done_and_estimates_thos
         R.plan(papers=["imd"], costs=costs, configs_root=project / "configs", out_root=out)
 
 
+def test_plan_says_which_runs_done_were_made_by_other_code(project, capsys):
+    """Regression: ``--plan`` counted a stale table's stored runs as done (34,452 of 34,452 while the code
+    every table imports had changed), so nothing said that the record needed remaking."""
+    from interpretopt.experiments.cli_commands import _print_plan
+
+    out = project / "rep"
+    R.reproduce_all("smoke", out, configs_root=project / "configs", papers=["imd"])
+    costs = {"imd/t1": {"smoke": {"per_run_s": 2.0, "n_runs": 1}}}
+
+    def row():
+        df = R.plan("smoke", papers=["imd"], costs=costs, configs_root=project / "configs", out_root=out)
+        return df, df.set_index("table").loc["imd/t1"]
+
+    df, fresh = row()
+    assert (fresh["done"], fresh["stale"], fresh["left"], fresh["stale_estimate_s"]) == (1, 0, 0, 0.0)
+    path = project / "configs" / "imd" / "t1.yaml"  # the runs part changes (full scale's repetitions only)
+    path.write_text(path.read_text().replace("repetitions: 2\n", "repetitions: 3\n"))
+    df, stale = row()
+    assert (stale["done"], stale["stale"], stale["left"], stale["stale_estimate_s"]) == (1, 1, 0, 2.0)
+    capsys.readouterr()
+    _print_plan(df)
+    text = capsys.readouterr().out
+    assert "1 already done (1 of them stale, made by other code than today's, in 1 tables; rerunning them " \
+           "(--rerun-stale) is estimated at" in text
+    assert _cli("reproduce", "imd/t1", "--smoke", "--out", out / "imd" / "t1") == 0  # one table: kept, and said
+    assert "1 of the 1 runs stored were made by other code than today's" in capsys.readouterr().out
+
+
 def test_plan_estimates_the_runs_left_by_dataset(project):
     """Regression: "What changed?"'s full grid was estimated at 23 min for its 1,440 runs left, from the mean of
     the 1,080 done (adult, bc, mushroom: 0.97 CPU s a run); its heloc runs cost 80 s a run."""
@@ -350,7 +378,7 @@ def test_cli_plan_with_out_says_what_is_left(project, capsys):
     capsys.readouterr()
     assert _cli("reproduce", "--plan", "--smoke", "--paper", "imd", "--out", out) == 0
     text = capsys.readouterr().out
-    assert "done  left" in text and "smoke: 1 runs in 1 tables; 1 already done, 0 left in 0 tables" in text
+    assert "done  stale  left" in text and "smoke: 1 runs in 1 tables; 1 already done, 0 left in 0 tables" in text
     assert _cli("reproduce", "--plan", "--paper", "imd", "--out", out) == 0  # every scale: no counts
     assert "already done" not in capsys.readouterr().out
 
