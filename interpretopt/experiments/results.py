@@ -35,7 +35,7 @@ method, method_variant, dataset, dataset_name, models, model1, model2, pair_tag,
 params, smoke, scale, solver, status, objective, bound, gap, run_status, error, traceback,
 warnings, blackbox_fingerprint, wall_time, cpu_time, started_at, finished_at, host``, the provenance
 ``python_version, platform, git_commit`` (the commit of the checkout the package was run
-from, with ``-dirty`` when tracked files had changes; empty for an installed package),
+from, with ``-dirty`` when tracked files that shape results had changes; empty for an installed package),
 ``code_fingerprint`` (a hash of the source the run's task depends on: see
 :mod:`interpretopt.experiments.fingerprint`) and
 ``version_<package>`` for interpretopt (the project's version), numpy, scikit-learn, pandas,
@@ -90,20 +90,34 @@ RESERVED_COLUMNS = (
 ) + tuple(f"version_{p.replace('-', '_')}" for p in VERSION_PACKAGES)
 
 
+#: the tracked paths of a checkout that shape a run's result: a change elsewhere (a record folder the runner
+#: writes into, the README, the tests) does not make the commit ``-dirty``
+SHAPING_PATHS = ("interpretopt", "configs", "pyproject.toml")
+
+
 @lru_cache(maxsize=1)
 def git_commit() -> str | None:
-    """The commit of the checkout this package runs from (``<sha>`` or ``<sha>-dirty``); None when
-    the package is installed (not a checkout) or git is unavailable. Cached per process."""
+    """The commit of the checkout this package runs from (``<sha>``, or ``<sha>-dirty`` when a tracked file
+    of :data:`SHAPING_PATHS` has changes); None when the package is installed (not a checkout) or git is
+    unavailable. Cached per process."""
+    return checkout_commit(Path(__file__).resolve().parents[2])
+
+
+def checkout_commit(root: Path) -> str | None:
+    """:func:`git_commit` of the checkout at ``root``.
+
+    Only :data:`SHAPING_PATHS` decide ``-dirty``: the runner writes its rows into a record folder that git
+    tracks (``records/``), so judged over the whole tree every row of a record run was ``-dirty``.
+    """
     import subprocess
 
-    root = Path(__file__).resolve().parents[2]
     if not ((root / ".git").exists() and (root / "pyproject.toml").is_file()):
         return None
     try:
         sha = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
                              timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no", "--",
+                                *SHAPING_PATHS], capture_output=True, text=True, timeout=10, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
     return (sha + ("-dirty" if dirty else "")) or None

@@ -15,6 +15,7 @@ from interpretopt.experiments.results import (
     RESERVED_COLUMNS,
     ResultStore,
     atomic_write_text,
+    checkout_commit,
     git_commit,
     provenance,
     read_results,
@@ -41,6 +42,37 @@ def test_rows_record_python_platform_version_and_commit(tmp_path):
     if commit is not None:
         assert len(commit.split("-")[0]) == 40
     assert provenance()["python_version"] == platform.python_version()
+
+
+def test_commit_is_dirty_only_for_changes_to_what_shapes_results(tmp_path):
+    """Regression: the runner writes into ``records/``, which git tracks, so every row of a record run said
+    ``<sha>-dirty`` although its code was the commit's."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                       check=True, capture_output=True)
+
+    for rel in ("pyproject.toml", "interpretopt/m.py", "configs/p/t.yaml", "records/full/rows.txt", "README.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("a\n")
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-q", "-m", "c")
+    sha = checkout_commit(tmp_path)
+    assert sha is not None and len(sha) == 40
+    for rel in ("records/full/rows.txt", "README.md"):
+        (tmp_path / rel).write_text("b\n")
+    (tmp_path / "new_untracked.py").write_text("b\n")
+    assert checkout_commit(tmp_path) == sha
+    for rel in ("interpretopt/m.py", "configs/p/t.yaml", "pyproject.toml"):
+        git("checkout", "-q", "--", ".")
+        (tmp_path / rel).write_text("b\n")
+        assert checkout_commit(tmp_path) == f"{sha}-dirty", rel
 
 
 def test_a_row_file_holding_other_json_is_run_again_not_a_crash(tmp_path, capsys):
