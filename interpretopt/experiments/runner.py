@@ -17,6 +17,10 @@
   as a pickle, and nothing read from a results folder may run code); another process refits the
   same model from the same hashed seed. Caches on disk hold data only, verified by a content
   hash (:mod:`interpretopt.experiments._datacache`).
+* A cached value (a dataset, a black box, a memo value) keeps the warnings raised while it was
+  computed (an unconverged fit's ``ConvergenceWarning``) and replays them to every run that uses
+  it, the one that computed it and each later cache hit, through that run's own filters; so a
+  run's ``warnings`` column does not depend on which runs came before it in the process.
 * Anything else a task wants to share between runs (a rule set fitted once and compared with
   several others, a tree grown once and truncated at several depths, out-of-fold
   predictions) goes through ``ctx.memo(name, make, **deps)``: one in-process cache owned by
@@ -194,9 +198,10 @@ class RunEnv:
 
 # ----------------------------------------------------------------------------- caches (per process)
 
-_DATASETS: "OrderedDict[tuple, Any]" = OrderedDict()
-_BLACKBOXES: "OrderedDict[str, Any]" = OrderedDict()
-_MEMO: "OrderedDict[str, Any]" = OrderedDict()
+# Each value is kept with the warnings raised while computing it (_computed), replayed on every use.
+_DATASETS: "OrderedDict[tuple, Any]" = OrderedDict()  # (_Loaded or the load's exception, warnings)
+_BLACKBOXES: "OrderedDict[str, Any]" = OrderedDict()  # (fitted model, warnings)
+_MEMO: "OrderedDict[str, Any]" = OrderedDict()  # (value, black boxes it used, warnings)
 _MEMO_STATS = {"hits": 0, "misses": 0}
 _MAX_DATASETS = 8
 _MAX_BLACKBOXES = 64
@@ -208,7 +213,7 @@ _LOCK = threading.Lock()
 def _forget_failed_loads() -> None:
     """Drop remembered dataset failures (a file may have been added since)."""
     with _LOCK:
-        for k in [k for k, v in _DATASETS.items() if isinstance(v, BaseException)]:
+        for k in [k for k, (v, _) in _DATASETS.items() if isinstance(v, BaseException)]:
             del _DATASETS[k]
 
 
@@ -278,16 +283,63 @@ class _Loaded:
         self.fingerprint = h.hexdigest()[:16]
 
 
+def _computed(make) -> tuple[Any, tuple]:
+    """``(make(), warnings raised by make)``, the warnings kept to be replayed with the cached value.
+
+    Every warning is captured (``always``: the once-per-location registry would swallow one
+    already seen in this process, yet the value is shared by runs that never saw it); each is
+    kept as ``(message, category, filename, lineno)``, without the source object it may point
+    to. When ``make`` raises, nothing is cached: its warnings are replayed at once, as they
+    would have been raised without the capture, and the exception goes on.
+    """
+    caught: list = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = make()
+    except BaseException:
+        _replay(_kept(caught))
+        raise
+    return value, _kept(caught)
+
+
+def _kept(caught: list) -> tuple:
+    return tuple((w.message, w.category, w.filename, w.lineno) for w in caught)
+
+
+def _replay(captured: tuple) -> None:
+    """Raise again the warnings :func:`_computed` kept, through the caller's filters and recorder.
+
+    Called by every use of a cached value, the computing run included, so that each run records
+    the same warnings whatever ran before it in the process. A replay inside another value's
+    :func:`_computed` (a memo used in another memo's ``make``) is captured by that value too.
+    """
+    for message, category, filename, lineno in captured:
+        warnings.warn_explicit(message, category, filename, lineno)
+
+
 def _load(spec: DatasetSpec, data_dir: str | None, config_seed: int) -> _Loaded:
+    """The dataset of ``spec``, loaded once per process (a failure too, so that its runs fail fast)."""
     key = (spec.name, _canon(spec.options), spec.max_rows, data_dir, config_seed)
     with _LOCK:
         hit = _DATASETS.get(key)
         if hit is not None:
             _DATASETS.move_to_end(key)
-    if isinstance(hit, BaseException):
-        raise hit
-    if hit is not None:
-        return hit
+    if hit is None:
+        hit = _computed(lambda: _read(spec, data_dir, config_seed))
+        with _LOCK:
+            _DATASETS[key] = hit
+            while len(_DATASETS) > _MAX_DATASETS:
+                _DATASETS.popitem(last=False)
+    loaded, captured = hit
+    _replay(captured)
+    if isinstance(loaded, BaseException):
+        raise loaded
+    return loaded
+
+
+def _read(spec: DatasetSpec, data_dir: str | None, config_seed: int) -> Any:
+    """The :class:`_Loaded` dataset, or the exception that stopped loading it (remembered by :func:`_load`)."""
     try:
         from interpretopt.data import load_dataset
 
@@ -298,16 +350,9 @@ def _load(spec: DatasetSpec, data_dir: str | None, config_seed: int) -> _Loaded:
                 ds = ds.subsample(spec.max_rows, random_state=rs, stratify=_is_discrete(ds.y))
             except Exception:
                 ds = ds.subsample(spec.max_rows, random_state=rs)
-        loaded: Any = _Loaded(ds)
+        return _Loaded(ds)
     except Exception as e:  # remembered so that every run of a missing dataset fails fast
-        loaded = e
-    with _LOCK:
-        _DATASETS[key] = loaded
-        while len(_DATASETS) > _MAX_DATASETS:
-            _DATASETS.popitem(last=False)
-    if isinstance(loaded, BaseException):
-        raise loaded
-    return loaded
+        return e
 
 
 def _is_discrete(y: np.ndarray) -> bool:
@@ -434,7 +479,8 @@ class RunContext:
         be a pure function of that key: take its randomness from :meth:`seed_for` with the
         same dependencies, never from the run's own seed. Values stay in memory (up to 64,
         least recently used first out) and are never written to disk; an exception in
-        ``make`` is not cached.
+        ``make`` is not cached. The warnings ``make`` raises are kept with the value and raised
+        again in every run that uses it (:func:`_replay`), so each run records them.
 
         Examples
         --------
@@ -447,24 +493,23 @@ class RunContext:
             if hit is not None:
                 _MEMO.move_to_end(key)
                 _MEMO_STATS["hits"] += 1
-        if hit is not None:
-            value, used = hit
-            self._bb_seen |= used  # the black boxes behind a shared value count for every run using it
-            for frame in self._bb_frames:
-                frame |= used
-            return value
-        self._bb_frames.append(set())
-        try:
-            value = make()
-        finally:
-            used = frozenset(self._bb_frames.pop())
+        if hit is None:
+            self._bb_frames.append(set())
+            try:
+                value, captured = _computed(make)
+            finally:
+                used = frozenset(self._bb_frames.pop())
+            hit = (value, used, captured)
+            with _LOCK:
+                _MEMO_STATS["misses"] += 1
+                _MEMO[key] = hit
+                while len(_MEMO) > _MAX_MEMO:
+                    _MEMO.popitem(last=False)
+        value, used, captured = hit
+        self._bb_seen |= used  # the black boxes behind a shared value count for every run using it
         for frame in self._bb_frames:  # a memo inside another's make: the outer value used them too
             frame |= used
-        with _LOCK:
-            _MEMO_STATS["misses"] += 1
-            _MEMO[key] = (value, used)
-            while len(_MEMO) > _MAX_MEMO:
-                _MEMO.popitem(last=False)
+        _replay(captured)
         return value
 
     def seed_for(self, *parts, **deps) -> int:
@@ -490,7 +535,7 @@ class RunContext:
         labels, features' content when given) in memory, per process; never on disk (a fitted model
         is code to unpickle, and a results folder must hold data only), so another process fits it
         again, identically: it is seeded by hashing (config seed, dataset, model, train rows),
-        whatever the features.
+        whatever the features. The fit's warnings are raised again in every run using the model.
         """
         idx = np.arange(self.n_samples) if train_idx is None else np.asarray(train_idx)
         if idx.dtype == bool:
@@ -515,18 +560,18 @@ class RunContext:
             parts.append(fh.hexdigest())
         key = hashlib.sha1(_canon(parts).encode()).hexdigest()[:20]
         with _LOCK:
-            model = _BLACKBOXES.get(key)
-            if model is not None:
+            hit = _BLACKBOXES.get(key)
+            if hit is not None:
                 _BLACKBOXES.move_to_end(key)
-        if model is not None:
-            self._note_fingerprint(name, key, model, X)
-            return model
-        rs = hash_seed("blackbox", self._env.config_seed, self.dataset_label, name, rows_hash)
-        model = _fit_model(name, X[idx], labels, rs)
-        with _LOCK:
-            _BLACKBOXES[key] = model
-            while len(_BLACKBOXES) > _MAX_BLACKBOXES:
-                _BLACKBOXES.popitem(last=False)
+        if hit is None:
+            rs = hash_seed("blackbox", self._env.config_seed, self.dataset_label, name, rows_hash)
+            hit = _computed(lambda: _fit_model(name, X[idx], labels, rs))
+            with _LOCK:
+                _BLACKBOXES[key] = hit
+                while len(_BLACKBOXES) > _MAX_BLACKBOXES:
+                    _BLACKBOXES.popitem(last=False)
+        model, captured = hit
+        _replay(captured)  # the fit's warnings (lbfgs not converging) belong to every run using the model
         self._note_fingerprint(name, key, model, X)
         return model
 

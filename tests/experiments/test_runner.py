@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -83,6 +84,54 @@ def test_memo_does_not_cache_exceptions():
     with pytest.raises(RuntimeError):
         ctx.memo("x", boom)
     assert ctx.memo("x", lambda: 5) == 5
+
+
+def _warns(text):
+    """A memo ``make`` that warns ``text`` and counts its calls."""
+    calls = []
+
+    def make():
+        calls.append(1)
+        warnings.warn(text, UserWarning)
+        return len(calls)
+
+    return make, calls
+
+
+def test_regression_memo_hit_replays_the_warnings_of_make():
+    """Regression: a memo value's warnings were raised only in the run that computed it."""
+    make, calls = _warns("make warned")
+    for ctx in (_ctx(rep=0), _ctx(rep=1), _ctx(rep=0)):
+        with pytest.warns(UserWarning, match="make warned"):
+            assert ctx.memo("w", make) == 1
+    assert calls == [1] and memo_stats()["hits"] == 2
+
+
+def test_memo_inside_another_memo_passes_its_warnings_to_the_outer_value():
+    inner, _ = _warns("inner warned")
+    a, b = _ctx(rep=0), _ctx(rep=1)
+    with pytest.warns(UserWarning, match="inner warned"):
+        a.memo("inner", inner)  # cached first: the outer make below gets a hit
+    with pytest.warns(UserWarning, match="inner warned"):
+        a.memo("outer", lambda: a.memo("inner", inner) + 10)
+    with warnings.catch_warnings(record=True) as caught:  # a hit on the outer value alone
+        warnings.simplefilter("always")
+        assert b.memo("outer", lambda: -1) == 11
+    assert [str(w.message) for w in caught] == ["inner warned"]
+
+
+def test_memo_exception_keeps_its_warnings_and_is_not_cached():
+    ctx = _ctx()
+
+    def boom():
+        warnings.warn("before failing", UserWarning)
+        raise RuntimeError("no")
+
+    with pytest.warns(UserWarning, match="before failing"), pytest.raises(RuntimeError):
+        ctx.memo("x", boom)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the failed make left no warning behind to replay
+        assert ctx.memo("x", lambda: 5) == 5
 
 
 def test_memo_rejects_dependencies_it_cannot_compare():
@@ -390,6 +439,53 @@ def test_black_box_cache_in_memory_refit_identically(tmp_path, monkeypatch):
     m2 = RunContext(runs[0], env, R._load(runs[0].dataset, None, 0)).black_box("D4", tr)
     assert fits == ["D4"] * 4 and m2 is not m1
     np.testing.assert_array_equal(m1.predict(loaded.X), m2.predict(loaded.X))
+
+
+def _warning_column(tmp_path, monkeypatch, task, repetitions=3):
+    """The ``warnings`` column of ``repetitions`` runs of ``task`` in this process, by repetition."""
+    monkeypatch.setattr(_builtin, "run_noop", task)
+    c = parse_config({"name": "w", "method": "noop", "datasets": ["breast_cancer"], "repetitions": repetitions})
+    rep = run_experiment(c, out_dir=tmp_path, n_jobs=1, progress=False)
+    assert rep.n_ok == repetitions, rep.failed
+    return read_results(tmp_path).sort_values("rep")["warnings"].tolist()
+
+
+def test_regression_every_run_using_a_cached_black_box_records_its_fit_warnings(tmp_path, monkeypatch):
+    """Regression: lbfgs's ConvergenceWarning was recorded by the run that fitted the (cached) black box
+    only, so a run's warnings column depended on what the process had run before it."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
+
+    fits = []
+
+    def fit(name, X, y, rs):
+        fits.append(name)
+        return LogisticRegression(max_iter=2, random_state=rs).fit(X, y)
+
+    monkeypatch.setattr(R, "_fit_model", fit)
+    col = _warning_column(tmp_path, monkeypatch, lambda ctx: {"value": float(ctx.black_box("LR").predict(ctx.X[:1])[0])})
+    assert fits == ["LR"]  # one fit shared by the three runs
+    assert [str(w).split(":")[0] for w in col] == [ConvergenceWarning.__name__] * 3, col
+    assert "lbfgs failed to converge" in col[0] and len(set(col)) == 1
+
+
+def test_regression_every_run_using_a_cached_memo_value_records_its_warnings(tmp_path, monkeypatch):
+    make, calls = _warns("the shared value warned")
+    col = _warning_column(tmp_path, monkeypatch, lambda ctx: {"value": ctx.memo("shared", make)})
+    assert calls == [1] and col == ["UserWarning: the shared value warned"] * 3
+
+
+def test_every_run_of_a_cached_dataset_records_its_load_warnings(tmp_path, monkeypatch):
+    import interpretopt.data as D
+
+    real = D.load_dataset
+
+    def load(*a, **k):
+        warnings.warn("loading warned", UserWarning)
+        return real(*a, **k)
+
+    monkeypatch.setattr(D, "load_dataset", load)
+    assert _warning_column(tmp_path, monkeypatch, lambda ctx: {"value": 0}) == ["UserWarning: loading warned"] * 3
 
 
 def test_black_box_on_given_features(tmp_path, monkeypatch):
