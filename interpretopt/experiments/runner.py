@@ -451,23 +451,27 @@ class RunContext:
         from interpretopt.data import train_test_indices
 
         ts = self._env.split.test_size if test_size is None else test_size
-        r = self.rep if rep is None else rep
-        k = ("split", ts, key, r)
-        if k not in self._splits:
-            seed = hash_seed("split", self._env.config_seed, self.dataset_label, r, key, ts)
-            self._splits[k] = train_test_indices(self.n_samples, ts, random_state=seed, stratify=self._stratify())
-        return self._splits[k]
+        return self._indices("split", ts, key, rep, train_test_indices)
 
     def kfold(self, k: int = 5, key: str = "default", rep: int | None = None):
         """``k`` folds ``[(train, test), ...]`` deterministic per (config seed, dataset, rep, key, k)."""
         from interpretopt.data import kfold_indices
 
+        return self._indices("kfold", k, key, rep, kfold_indices)
+
+    def _indices(self, kind: str, size, key: str, rep: int | None, make):
+        """``make(n_samples, size, random_state=seed, stratify=...)`` once per run and (kind, size, key, rep).
+
+        One place for what :meth:`split` and :meth:`kfold` share: the seed hashes (kind, config
+        seed, dataset, rep, key, size), never this run's seed, so every method of the
+        experiment gets the same rows.
+        """
         r = self.rep if rep is None else rep
-        kk = ("kfold", k, key, r)
-        if kk not in self._splits:
-            seed = hash_seed("kfold", self._env.config_seed, self.dataset_label, r, key, k)
-            self._splits[kk] = kfold_indices(self.n_samples, k, random_state=seed, stratify=self._stratify())
-        return self._splits[kk]
+        k = (kind, size, key, r)
+        if k not in self._splits:
+            seed = hash_seed(kind, self._env.config_seed, self.dataset_label, r, key, size)
+            self._splits[k] = make(self.n_samples, size, random_state=seed, stratify=self._stratify())
+        return self._splits[k]
 
     def memo(self, name: str, make, **deps):
         """``make()`` computed once per process for this key, then shared by every run that asks.
