@@ -11,7 +11,9 @@ Feature names appear only when rendering (``render(feature_names)``).
 """
 
 from interpretopt.rules._condition import OPS, Condition, Conjunction, format_value
-from interpretopt.rules._coverage import (
+from interpretopt.rules import _coverage
+# re-exported: __all__ below takes these names from _coverage.__all__
+from interpretopt.rules._coverage import (  # noqa: F401
     and_popcount,
     binary_coverage,
     binary_coverage_packed,
@@ -48,25 +50,6 @@ __all__ = [
     "TreeLeafRule",
     "tree_to_rules",
     "tree_leaf_coverage",
-    "coverage_matrix",
-    "packed_coverage",
-    "binary_coverage",
-    "binary_coverage_packed",
-    "pack_binary_columns",
-    "rule_columns",
-    "pack_coverage",
-    "pack_vector",
-    "unpack_coverage",
-    "n_words",
-    "popcount",
-    "and_popcount",
-    "packed_and",
-    "packed_or",
-    "packed_not",
-    "packed_any",
-    "packed_all",
-    "first_cover",
-    "support",
-    "overlap",
+    *_coverage.__all__,
     "format_value",
 ]
