@@ -68,8 +68,40 @@ def _feature_names(obj: Any, features: Iterable[int]) -> None:
                          f"({', '.join(names[:8])})")
 
 
+class _Rendered:
+    """What the rule models share about text: ``str(model)`` is ``model.render()``, and ``render``
+    falls back to the names the model was learned with (its ``feature_names``)."""
+
+    __slots__ = ()
+
+    def _feature_names_or_own(self, feature_names: Sequence[str] | None) -> Sequence[str] | None:
+        return self.feature_names if feature_names is None else feature_names
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class _Rules(_Rendered):
+    """What RuleSet and RuleList share about size: a model held as conjunctions in ``self.rules``."""
+
+    __slots__ = ()
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    @property
+    def n_rules(self) -> int:
+        """Number of rules (conjunctions)."""
+        return len(self.rules)
+
+    @property
+    def n_conditions(self) -> int:
+        """Total number of conditions over all rules (the usual complexity measure)."""
+        return sum(len(r) for r in self.rules)
+
+
 @dataclass(frozen=True, eq=False)
-class RuleSet:
+class RuleSet(_Rules):
     """A DNF rule set: predicts 1 on a sample when any rule holds, else 0.
 
     The rules keep the order given (so that ``rules[k]`` matches column ``k`` of
@@ -102,24 +134,11 @@ class RuleSet:
     def __hash__(self) -> int:
         return hash(("RuleSet", frozenset(self.rules)))
 
-    def __len__(self) -> int:
-        return len(self.rules)
-
     def __iter__(self):
         return iter(self.rules)
 
     def __getitem__(self, k: int) -> Conjunction:
         return self.rules[k]
-
-    @property
-    def n_rules(self) -> int:
-        """Number of rules (conjunctions)."""
-        return len(self.rules)
-
-    @property
-    def n_conditions(self) -> int:
-        """Total number of conditions over all rules (the usual complexity measure)."""
-        return sum(len(r) for r in self.rules)
 
     @property
     def features(self) -> tuple[int, ...]:
@@ -155,8 +174,7 @@ class RuleSet:
     def render(self, feature_names: Sequence[str] | None = None, *, positive: Any = 1, negative: Any = 0) -> str:
         """Multi-line text: ``predict 1 if any of these k rule(s) holds:``, the numbered rules, ``else predict 0``."""
         pos, neg = _label_text(positive, None), _label_text(negative, None)
-        if feature_names is None:
-            feature_names = self.feature_names
+        feature_names = self._feature_names_or_own(feature_names)
         if not self.rules:
             return f"predict {neg} (no rules)"
         lines = [f"predict {pos} if any of these {len(self.rules)} rule(s) holds:"]
@@ -164,12 +182,9 @@ class RuleSet:
         lines.append(f"else predict {neg}")
         return "\n".join(lines)
 
-    def __str__(self) -> str:
-        return self.render()
-
 
 @dataclass(frozen=True)
-class RuleList:
+class RuleList(_Rules):
     """An ordered rule list: the label of the first rule that holds, else ``default``.
 
     Parameters
@@ -203,17 +218,6 @@ class RuleList:
         object.__setattr__(self, "default", default)
         _feature_names(self, {f for r in rules for f in r.features})
 
-    def __len__(self) -> int:
-        return len(self.rules)
-
-    @property
-    def n_rules(self) -> int:
-        return len(self.rules)
-
-    @property
-    def n_conditions(self) -> int:
-        return sum(len(r) for r in self.rules)
-
     def coverage(self, X: Any, *, conditions: Sequence[Condition] | None = None) -> np.ndarray:
         """Boolean coverage (n, k) of every rule, ignoring the order (binarized ``X`` with ``conditions``)."""
         return coverage_matrix(self.rules, X, conditions=conditions)
@@ -239,8 +243,7 @@ class RuleList:
 
     def render(self, feature_names: Sequence[str] | None = None, *, class_names: Any = None) -> str:
         """``IF r1 THEN a / ELSE IF r2 THEN b / ELSE default``, one branch per line."""
-        if feature_names is None:
-            feature_names = self.feature_names
+        feature_names = self._feature_names_or_own(feature_names)
         lines = []
         for k, (r, lab) in enumerate(zip(self.rules, self.labels)):
             head = "IF" if k == 0 else "ELSE IF"
@@ -249,12 +252,9 @@ class RuleList:
         lines.append(f"ELSE {default}" if lines else f"ALWAYS {default}")
         return "\n".join(lines)
 
-    def __str__(self) -> str:
-        return self.render()
-
 
 @dataclass(frozen=True)
-class Checklist:
+class Checklist(_Rendered):
     """K conditions and a threshold t: a sample passes when at least t conditions hold.
 
     Parameters
@@ -319,11 +319,7 @@ class Checklist:
 
     def render(self, feature_names: Sequence[str] | None = None) -> str:
         """``at least t of these K conditions:`` followed by one condition per line."""
-        if feature_names is None:
-            feature_names = self.feature_names
+        feature_names = self._feature_names_or_own(feature_names)
         lines = [f"at least {self.threshold} of these {len(self.conditions)} conditions:"]
         lines += [f"  [ ] {c.render(feature_names)}" for c in self.conditions]
         return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.render()
