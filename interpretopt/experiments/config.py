@@ -173,12 +173,19 @@ Scalar = (str, int, float, bool, type(None))
 # arguments the bounds, accepted values or the parser of the key.
 
 
-def _options(c: Checker, v: Any, where: str, default: Any) -> dict:
-    v = v or {}
-    if not isinstance(v, dict):
-        c.add(where, f"expected a mapping, got {type(v).__name__}")
+def _mapping(c: Checker, v: Any, where: str, expected: str) -> dict:
+    """``v`` when it is a mapping; ``{}`` when it is None (an absent key) or anything else, which is
+    reported at ``where`` as ``expected <expected>, got <its type>``."""
+    if v is None:
         return {}
-    return dict(v)
+    if not isinstance(v, dict):
+        c.add(where, f"expected {expected}, got {type(v).__name__}")
+        return {}
+    return v
+
+
+def _options(c: Checker, v: Any, where: str, default: Any) -> dict:
+    return dict(_mapping(c, v or {}, where, "a mapping"))
 
 
 def _param_axes_key(c: Checker, v: Any, where: str, default: Any) -> dict:
@@ -841,13 +848,8 @@ def _settings(c: Checker, v: Any, where: str) -> dict:
 
 
 def _param_axes(c: Checker, v: Any, where: str) -> dict:
-    if v is None:
-        return {}
-    if not isinstance(v, dict):
-        c.add(where, f"expected a mapping of parameter name -> value or list of values, got {type(v).__name__}")
-        return {}
     out = {}
-    for k, x in v.items():
+    for k, x in _mapping(c, v, where, "a mapping of parameter name -> value or list of values").items():
         w = join(where, str(k))
         if not isinstance(k, str) or not k.isidentifier():
             c.add(w, "parameter names must be identifiers (letters, digits, _)")
@@ -1297,13 +1299,8 @@ def _check_method_params(c: Checker, raw: dict, methods, solver: str, smoke, red
 
 
 def _parse_filter(c: Checker, v: Any, where: str) -> dict:
-    if v is None:
-        return {}
-    if not isinstance(v, dict):
-        c.add(where, f"expected a mapping column -> value (or list of values), got {type(v).__name__}")
-        return {}
     out = {}
-    for k, x in v.items():
+    for k, x in _mapping(c, v, where, "a mapping column -> value (or list of values)").items():
         if not _is_param_value(x):
             c.add(join(where, str(k)), f"expected a value or list of values, got {type(x).__name__}")
         else:
