@@ -990,15 +990,20 @@ def _is_param_value(v: Any) -> bool:
     return isinstance(v, dict) and _is_json_like(v)
 
 
+def _listed_names(list_entries: Any) -> list[str] | None:
+    """The names a registry's lister gives (entries are mappings with a ``name`` or plain values); None when it fails."""
+    try:
+        return [e["name"] if isinstance(e, dict) else str(e) for e in list_entries()]
+    except Exception:  # pragma: no cover - registry under construction
+        return None
+
+
 def _known_models() -> list[str] | None:
     try:
         from interpretopt.blackbox import list_models
     except ImportError:
         return None
-    try:
-        return [m["name"] if isinstance(m, dict) else str(m) for m in list_models()]
-    except Exception:  # pragma: no cover - zoo under construction
-        return None
+    return _listed_names(list_models)
 
 
 def _known_datasets() -> list[str] | None:
@@ -1006,10 +1011,7 @@ def _known_datasets() -> list[str] | None:
         from interpretopt.data import list_datasets
     except ImportError:
         return None
-    try:
-        return [d["name"] if isinstance(d, dict) else str(d) for d in list_datasets()]
-    except Exception:  # pragma: no cover
-        return None
+    return _listed_names(list_datasets)
 
 
 IMPORT_OPT_IN = "--allow-import (load_config(..., allow_import=True) / parse_config(..., allow_import=True))"
