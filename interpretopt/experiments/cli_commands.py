@@ -5,7 +5,8 @@
     run CONFIG [--n-jobs N] [--scheduler ADDRESS] [--out DIR] [--force] [--scale S | --smoke] [--data-dir DIR] [--quiet]
     table CONFIG [--out DIR] [--scale S | --smoke] [--format markdown|latex|csv] [--name TABLE]
     plot CONFIG [--out DIR] [--scale S | --smoke] [--name PLOT]
-    reproduce PAPER/TABLE [--n-jobs N] [--scheduler ADDRESS] [--out DIR] [--force] [--scale S | --smoke] [--data-dir DIR]
+    reproduce PAPER/TABLE [--n-jobs N] [--scheduler ADDRESS] [--out DIR] [--force] [--rerun-stale] [--scale S | --smoke]
+                          [--data-dir DIR]
     reproduce --all [--record [DIR]] [--no-run] [--allow-stale] [--rerun-stale] [--check-values DIR] [...]
 
 S is ``smoke``, ``reduced`` or ``full`` (default).
@@ -251,8 +252,8 @@ def _add_record_options(p: argparse.ArgumentParser) -> None:
                    help="with --record: record tables whose runs were made by other code than today's (their "
                         "sections say so) instead of refusing")
     p.add_argument("--rerun-stale", action="store_true",
-                   help="with --all: first forget the stored runs made by other code than today's, so that they "
-                        "run again")
+                   help="first forget the stored runs made by other code than today's (of every table with --all, "
+                        "of PAPER/TABLE's otherwise: a record remade table by table), so that they run again")
     p.add_argument("--check-values", default=None, metavar="DIR",
                    help="with --all: exit 1 when a published cell's value differs from the record in DIR "
                         "(records/smoke) beyond float rounding (relative 1e-9), printing the cells that moved")
@@ -347,7 +348,7 @@ def _announce_stale(config, out: Path, stored) -> None:
     n = sum(not f for f in fresh_rows(stored, manifests, today_code(src.path if src.path != "<string>" else None)))
     if n:
         print(f"  {n} of the {len(stored)} runs stored were made by other code than today's: they are kept and the "
-              "table is marked stale (`reproduce --all --rerun-stale` runs them again)", flush=True)
+              "table is marked stale (`--rerun-stale` runs them again)", flush=True)
 
 
 def _held(config, data_dir) -> tuple[object, str | None]:
@@ -614,7 +615,7 @@ def _check_reproduce_args(args) -> None:
         raise InterpretoptError("--seed applies to one table (PAPER/TABLE); --all reproduces the published seeds")
     if args.datasets is not None and args.all:
         raise InterpretoptError("--datasets applies to one table (PAPER/TABLE); --all reproduces every dataset")
-    for flag in ("record", "check_values", "rerun_stale", "allow_stale"):
+    for flag in ("record", "check_values", "allow_stale"):
         if getattr(args, flag) not in (None, False) and not args.all:
             raise InterpretoptError(f"--{flag.replace('_', '-')} writes or checks the report of --all; give --all")
 
@@ -698,6 +699,8 @@ def _reproduce_one(args, scale: str, data_dir):
     held, note = _held(config, data_dir)
     if note:
         print(f"warning: {note}", file=sys.stderr)
+    if args.rerun_stale:
+        _forget_stale_runs(SimpleNamespace(paper=path.parent.name, path=str(path), config=config, out_dir=out))
     if not args.no_run:
         _announce(held, out, args.n_jobs, args.force)
     selection = [d.label for d in held.datasets] if held is not config else args.datasets
@@ -720,6 +723,17 @@ def _reproduce_one(args, scale: str, data_dir):
     print(f"(cells: {out / 'cells.csv'})")
     changed = since is not None and _say_code_changed(distrust_changed_runs([rec], since), _RERUN_FORCE)
     return rec.cells, bool(rec.n_failed or rec.error or changed)
+
+
+def _forget_stale_runs(table) -> None:
+    """``reproduce PAPER/TABLE --rerun-stale``: forget the table's stored runs made by other code than today's
+    (row files and recorded rows), so that this invocation makes them again."""
+    from interpretopt.experiments import record as rec
+    from interpretopt.experiments.fingerprint import table_freshness
+    from interpretopt.experiments.runner import stored_results
+
+    table.freshness = table_freshness(table.config, table.out_dir, stored_results(table.config, table.out_dir))
+    print(f"(forgot {rec.drop_stale_runs([table])} runs made by other code than today's)")
 
 
 def _reproduce_out(args, scale: str) -> Path:

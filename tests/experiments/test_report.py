@@ -320,6 +320,10 @@ def test_plan_says_which_runs_done_were_made_by_other_code(project, capsys):
            "(--rerun-stale) is estimated at" in text
     assert _cli("reproduce", "imd/t1", "--smoke", "--out", out / "imd" / "t1") == 0  # one table: kept, and said
     assert "1 of the 1 runs stored were made by other code than today's" in capsys.readouterr().out
+    # one table remade (a record remade table by table): its stale run forgotten and made again by today's code
+    assert _cli("reproduce", "imd/t1", "--smoke", "--out", out / "imd" / "t1", "--rerun-stale") == 0
+    assert "(forgot 1 runs made by other code than today's)" in capsys.readouterr().out
+    assert row()[1]["stale"] == 0 and row()[1]["done"] == 1
 
 
 def test_plan_estimates_the_runs_left_by_dataset(project):
