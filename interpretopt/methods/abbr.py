@@ -105,10 +105,11 @@ Example
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections import Counter
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -269,8 +270,21 @@ _COMMON_CONSTRAINTS = {
 }
 
 
+class _Shared(NamedTuple):
+    """What a search's :meth:`fit` can take already built by Phases 1 and 2 (a rule pool, a condition table)."""
+
+    arg: str  # fit's argument
+    cls: type
+    builder: str  # the method that builds it
+    what: str  # in messages: "the <what> was built on other data, ranks or <kind> parameters"
+    kind: str
+    params: str  # the name of the class attribute listing the parameters it depends on
+
+
 class _ABBRBase(ContractMixin, BaseEstimator):
     """Shared fit-time checks and evaluation."""
+
+    _SHARED: _Shared
 
     def _prepare(self, X, scores):
         self._validate_params()
@@ -289,6 +303,43 @@ class _ABBRBase(ContractMixin, BaseEstimator):
         tags.input_tags.categorical = True  # category / string columns give equality conditions
         tags.input_tags.string = True
         return tags
+
+    def _prepared(self, X, scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(Xa, ranks, discrete columns)`` of a fit or of Phases 1 and 2 alone."""
+        Xa, names, cats, ranks = self._prepare(X, scores)
+        return Xa, ranks, _discrete(Xa, self.discrete, names, cats, self.max_discrete_values)
+
+    def _shared_key(self, ranks) -> str:
+        """What Phases 1 and 2 depend on (the ranks and the parameters ``_SHARED.params`` names), hashed: a
+        pool or table built elsewhere is taken by :meth:`fit` only with this key."""
+        h = hashlib.sha1(np.ascontiguousarray(ranks, dtype=np.int64).tobytes())
+        h.update(repr([(k, getattr(self, k)) for k in getattr(self, self._SHARED.params)]).encode())
+        return h.hexdigest()[:16]
+
+    def _phases_1_2(self, given, ranks, build):
+        """The filtered pool of Phases 1 and 2: ``build()``, or ``given`` (from ``build_pool`` /
+        ``build_conditions``) once checked to be of the same ranks and parameters; sets ``timings_``
+        (the given pool's build times once, under ``pool_shared``)."""
+        if given is None:
+            pool = build()
+            self.timings_ = dict(pool.timings)
+            return pool
+        arg, cls, builder, what, kind, params = self._SHARED
+        if not isinstance(given, cls):
+            raise InputError(f"{arg} must be a {cls.__name__} from {builder}, got {type(given).__name__}")
+        if getattr(given, "key", None) != self._shared_key(ranks):
+            raise InputError(f"the {what} was built on other data, ranks or {kind} parameters "
+                             f"({', '.join(getattr(self, params))}); build it with this estimator's {builder}")
+        self.timings_ = {"pool_shared": float(sum(given.timings.values()))}
+        return given
+
+    def _rendered(self, head: str, items: list[str], stats: bool, feature_names) -> str:
+        """``head``, one line per item, what the explanation says of the black box and, with ``stats``,
+        the support, ABBR and consistency of each part on the training data."""
+        lines = [head, *items, "then the black box ranks the sample highly (predicts 1 confidently)."]
+        if stats:
+            lines += [""] + self._stats_lines(feature_names)
+        return "\n".join(lines)
 
     def _checked(self, X) -> np.ndarray:
         """``X`` checked against the fit (columns, types) as the float matrix the rules read."""
@@ -474,18 +525,12 @@ class RuleListSearch(_ABBRBase):
                 pool = pool.subset(np.flatnonzero(H.pareto_filter(pool.counts, pool.abbr, self.filter_factor)))
             pool.n_raw = n_raw
             pool.timings = {"pool": t1 - t0, "filter": time.perf_counter() - t1}
-        pool.key = self._pool_key(ranks)
+        pool.key = self._shared_key(ranks)
         return pool
 
     _POOL_PARAMS = ("L", "n_trees", "min_support", "filter_factor", "n_thresholds", "discrete",
                     "max_discrete_values", "max_features")
-
-    def _pool_key(self, ranks) -> str:
-        import hashlib
-
-        h = hashlib.sha1(np.ascontiguousarray(ranks, dtype=np.int64).tobytes())
-        h.update(repr([(k, getattr(self, k)) for k in self._POOL_PARAMS]).encode())
-        return h.hexdigest()[:16]
+    _SHARED = _Shared("pool", H.RulePool, "build_pool", "pool", "pool", "_POOL_PARAMS")
 
     def build_pool(self, X, scores=None, random_state: Any = None) -> H.RulePool:
         """Phases 1 and 2 alone: the filtered pool R~ of (X, scores), to be shared by several fits.
@@ -496,8 +541,7 @@ class RuleListSearch(_ABBRBase):
         forest. Pass it to :meth:`fit` as ``pool=`` with estimators that differ in s, M or the
         annealing settings.
         """
-        Xa, names, cats, ranks = self._prepare(X, scores)
-        disc = _discrete(Xa, self.discrete, names, cats, self.max_discrete_values)
+        Xa, ranks, disc = self._prepared(X, scores)
         rs = self.random_state if random_state is None else random_state
         return self._build_pool(Xa, ranks, disc, as_generator(rs))
 
@@ -513,19 +557,9 @@ class RuleListSearch(_ABBRBase):
             and 2 are then skipped (``timings_`` holds the pool's own build times once, under
             ``pool_shared``).
         """
-        Xa, names, cats, ranks = self._prepare(X, scores)
+        Xa, ranks, disc = self._prepared(X, scores)
         rng = as_generator(self.random_state)
-        disc = _discrete(Xa, self.discrete, names, cats, self.max_discrete_values)
-        if pool is None:
-            pool = self._build_pool(Xa, ranks, disc, rng)
-            self.timings_ = dict(pool.timings)
-        else:
-            if not isinstance(pool, H.RulePool):
-                raise InputError(f"pool must be a RulePool from build_pool, got {type(pool).__name__}")
-            if getattr(pool, "key", None) != self._pool_key(ranks):
-                raise InputError("the pool was built on other data, ranks or pool parameters "
-                                 f"({', '.join(self._POOL_PARAMS)}); build it with this estimator's build_pool")
-            self.timings_ = {"pool_shared": float(sum(pool.timings.values()))}
+        pool = self._phases_1_2(pool, ranks, lambda: self._build_pool(Xa, ranks, disc, rng))
         self.n_pool_ = int(pool.n_raw) if pool.n_raw >= 0 else len(pool)
         self.n_filtered_ = len(pool)
         if len(pool) == 0:
@@ -586,12 +620,8 @@ class RuleListSearch(_ABBRBase):
         support, ABBR and consistency of each rule and of the list on the training data."""
         check_fitted(self, "abbr_")
         names = render_names(self, feature_names)
-        lines = ["If any of the following rules is satisfied:"]
-        lines += [f"  ({r.render(names)})" for r in self.rules_]
-        lines.append("then the black box ranks the sample highly (predicts 1 confidently).")
-        if stats:
-            lines += [""] + self._stats_lines(feature_names)
-        return "\n".join(lines)
+        return self._rendered("If any of the following rules is satisfied:",
+                              [f"  ({r.render(names)})" for r in self.rules_], stats, feature_names)
 
     def _parts(self, Xa, names):
         covers = self._covers(Xa)
@@ -766,13 +796,8 @@ class ChecklistSearch(_ABBRBase):
         self.random_state = random_state
 
     _TABLE_PARAMS = ("quantiles", "min_support", "max_support", "min_abbr", "discrete", "max_discrete_values")
-
-    def _table_key(self, ranks) -> str:
-        import hashlib
-
-        h = hashlib.sha1(np.ascontiguousarray(ranks, dtype=np.int64).tobytes())
-        h.update(repr([(k, getattr(self, k)) for k in self._TABLE_PARAMS]).encode())
-        return h.hexdigest()[:16]
+    _SHARED = _Shared("conditions", H.ConditionTable, "build_conditions", "condition table", "condition",
+                      "_TABLE_PARAMS")
 
     def _build_table(self, Xa, ranks, disc) -> H.ConditionTable:
         t0 = time.perf_counter()
@@ -783,14 +808,13 @@ class ChecklistSearch(_ABBRBase):
         sub = table.subset(np.flatnonzero(mask))
         sub.n_raw = len(table)
         sub.timings = {"pool": t1 - t0, "filter": time.perf_counter() - t1}
-        sub.key = self._table_key(ranks)
+        sub.key = self._shared_key(ranks)
         return sub
 
     def build_conditions(self, X, scores=None) -> H.ConditionTable:
         """Phases 1 and 2 alone: the filtered conditions C~ of (X, scores), shared by fits that differ
         only in s, K or the annealing settings (pass it to :meth:`fit` as ``conditions=``)."""
-        Xa, names, cats, ranks = self._prepare(X, scores)
-        disc = _discrete(Xa, self.discrete, names, cats, self.max_discrete_values)
+        Xa, ranks, disc = self._prepared(X, scores)
         return self._build_table(Xa, ranks, disc)
 
     def fit(self, X, scores=None, *, conditions: H.ConditionTable | None = None) -> "ChecklistSearch":
@@ -799,22 +823,9 @@ class ChecklistSearch(_ABBRBase):
         ``conditions``: a table from :meth:`build_conditions` on the same (X, scores) and
         condition parameters; Phases 1 and 2 are then skipped.
         """
-        Xa, names, cats, ranks = self._prepare(X, scores)
+        Xa, ranks, disc = self._prepared(X, scores)
         rng = as_generator(self.random_state)
-        disc = _discrete(Xa, self.discrete, names, cats, self.max_discrete_values)
-        if conditions is None:
-            sub = self._build_table(Xa, ranks, disc)
-            self.timings_ = dict(sub.timings)
-        else:
-            if not isinstance(conditions, H.ConditionTable):
-                raise InputError(f"conditions must be a ConditionTable from build_conditions, got "
-                                 f"{type(conditions).__name__}")
-            if getattr(conditions, "key", None) != self._table_key(ranks):
-                raise InputError("the condition table was built on other data, ranks or condition parameters "
-                                 f"({', '.join(self._TABLE_PARAMS)}); build it with this estimator's "
-                                 "build_conditions")
-            sub = conditions
-            self.timings_ = {"pool_shared": float(sum(sub.timings.values()))}
+        sub = self._phases_1_2(conditions, ranks, lambda: self._build_table(Xa, ranks, disc))
         self.n_pool_, self.n_filtered_ = int(sub.n_raw), len(sub)
         if len(sub) == 0:
             raise InputError(f"the condition pool is empty after the filter of eq. 11 (|C| = {sub.n_raw}): no "
@@ -863,13 +874,9 @@ class ChecklistSearch(_ABBRBase):
         ABBR and consistency of each condition and of "at least t" on the training data."""
         check_fitted(self, "abbr_")
         names = render_names(self, feature_names)
-        lines = [f"If at least {self.threshold_} of the following {len(self.conditions_)} conditions are "
-                 "satisfied:"]
-        lines += [f"  - {c.render(names)}" for c in self.conditions_]
-        lines.append("then the black box ranks the sample highly (predicts 1 confidently).")
-        if stats:
-            lines += [""] + self._stats_lines(feature_names)
-        return "\n".join(lines)
+        return self._rendered(f"If at least {self.threshold_} of the following {len(self.conditions_)} conditions "
+                              "are satisfied:", [f"  - {c.render(names)}" for c in self.conditions_], stats,
+                              feature_names)
 
     def _parts(self, Xa, names):
         parts = [(c.render(names), c.evaluate(Xa).astype(bool)) for c in self.conditions_]

@@ -165,6 +165,13 @@ def test_shared_pool_is_reused_and_checked(data):
     assert c1.conditions_ == c2.conditions_ and c1.threshold_ == c2.threshold_
     with pytest.raises(InputError, match="condition parameters"):
         ChecklistSearch(min_abbr=0.6).fit(X, model, conditions=table)
+    with pytest.raises(InputError, match="pool must be a RulePool from build_pool, got ConditionTable"):
+        RuleListSearch(s=0.2, L=3).fit(X, model, pool=table)
+    with pytest.raises(InputError, match="conditions must be a ConditionTable from build_conditions, got RulePool"):
+        ChecklistSearch(s=0.2).fit(X, model, conditions=pool)
+    with pytest.raises(InputError, match=r"the condition table was built on other data, ranks or condition "
+                                         r"parameters \(quantiles, .*\); build it with this estimator's build_conditions"):
+        ChecklistSearch(min_abbr=0.6).fit(X, model, conditions=table)
 
 
 def test_rendered_explanations_carry_per_rule_statistics(data):
