@@ -340,12 +340,9 @@ def _announce(config, out: Path, n_jobs: int = 1, force: bool = False) -> None:
 
 def _announce_stale(config, out: Path, stored) -> None:
     """Say how many of the stored runs were made by other code than today's (kept, and marked stale)."""
-    from interpretopt.experiments.fingerprint import fresh_rows, read_manifests, today_code
-    from interpretopt.experiments.runner import runs_source
+    from interpretopt.experiments.fingerprint import table_fresh_rows
 
-    src, src_dir = runs_source(config, out)
-    manifests = {**read_manifests(src_dir), **read_manifests(out)}
-    n = sum(not f for f in fresh_rows(stored, manifests, today_code(src.path if src.path != "<string>" else None)))
+    n = sum(not f for f in table_fresh_rows(config, out, stored))
     if n:
         print(f"  {n} of the {len(stored)} runs stored were made by other code than today's: they are kept and the "
               "table is marked stale (`--rerun-stale` runs them again)", flush=True)

@@ -67,6 +67,8 @@ __all__ = [
     "manifest_scheme",
     "is_fresh",
     "fresh_rows",
+    "table_code",
+    "table_fresh_rows",
     "today_code",
     "SCHEMES",
 ]
@@ -492,14 +494,23 @@ def freshness_note(stale: list[dict], n_rows: int) -> str:
             "Their numbers are not what today's code gives; rerun the table to refresh them.")
 
 
-def table_freshness(config: Any, out_dir: str | os.PathLike, rows: Any) -> str:
-    """:func:`freshness_note` for the rows of one table config stored under ``out_dir`` (for a config
-    with ``runs_from``, its manifests are read beside the runs, in the source config's directory)."""
+def table_code(config: Any, out_dir: str | os.PathLike) -> tuple[dict[str, dict], Today]:
+    """``(stored manifests, today's code)`` of the runs of one table config stored under ``out_dir`` (for a
+    config with ``runs_from``, its manifests are read beside the runs, in the source config's directory)."""
     from interpretopt.experiments.runner import runs_source
 
-    if rows is None or not len(rows):
-        return ""
     src, src_dir = runs_source(config, out_dir)
     manifests = {**read_manifests(src_dir), **read_manifests(out_dir)}
-    today = today_code(src.path if src.path != "<string>" else None)
-    return freshness_note(runs_freshness(rows, manifests, today), len(rows))
+    return manifests, today_code(src.path if src.path != "<string>" else None)
+
+
+def table_fresh_rows(config: Any, out_dir: str | os.PathLike, rows: Any) -> list[bool]:
+    """:func:`fresh_rows` of the rows of one table config stored under ``out_dir``."""
+    return fresh_rows(rows, *table_code(config, out_dir)) if rows is not None and len(rows) else []
+
+
+def table_freshness(config: Any, out_dir: str | os.PathLike, rows: Any) -> str:
+    """:func:`freshness_note` for the rows of one table config stored under ``out_dir``."""
+    if rows is None or not len(rows):
+        return ""
+    return freshness_note(runs_freshness(rows, *table_code(config, out_dir)), len(rows))

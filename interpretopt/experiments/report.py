@@ -1198,20 +1198,18 @@ def _stored_by_dataset(config, folder: Path, planned: dict[str, int]) -> tuple[d
     them), and the stale ones are the stored ok runs made by other code than today's (which ``reproduce``
     keeps, and ``--rerun-stale`` runs again). ``(planned, {})`` when its rows do not read (the run itself
     reports them)."""
-    from interpretopt.experiments.fingerprint import fresh_rows, read_manifests, today_code
-    from interpretopt.experiments.runner import runs_source, stored_results
+    from interpretopt.experiments.fingerprint import table_fresh_rows
+    from interpretopt.experiments.runner import stored_results
 
     try:
         rows = stored_results(config, folder, ok_only=True)
-        src, src_dir = runs_source(config, folder)
+        if not len(rows) or "dataset" not in rows.columns:
+            return planned, {}
+        fresh = table_fresh_rows(config, folder, rows)
     except InterpretoptError:
-        return planned, {}
-    if not len(rows) or "dataset" not in rows.columns:
         return planned, {}
     datasets = rows["dataset"].astype(str)
     counts = datasets.value_counts()
-    manifests = {**read_manifests(src_dir), **read_manifests(folder)}
-    fresh = fresh_rows(rows, manifests, today_code(src.path if src.path != "<string>" else None))
     stale = datasets[[not f for f in fresh]].value_counts()
     left = {label: max(0, n - int(counts.get(label, 0))) for label, n in planned.items()}
     return left, {label: min(n, int(stale.get(label, 0))) for label, n in planned.items() if stale.get(label, 0)}
