@@ -1203,11 +1203,11 @@ def _stored_by_dataset(config, folder: Path, planned: dict[str, int]) -> tuple[d
 
     try:
         rows = stored_results(config, folder, ok_only=True)
-        if not len(rows) or "dataset" not in rows.columns:
-            return planned, {}
-        fresh = table_fresh_rows(config, folder, rows)
     except InterpretoptError:
         return planned, {}
+    if not len(rows) or "dataset" not in rows.columns:
+        return planned, {}
+    fresh = table_fresh_rows(config, folder, rows)
     datasets = rows["dataset"].astype(str)
     counts = datasets.value_counts()
     stale = datasets[[not f for f in fresh]].value_counts()
