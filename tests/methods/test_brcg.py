@@ -199,6 +199,25 @@ def test_integer_sample_weight_equals_repeated_rows(form):
     assert a.objective_ == pytest.approx(scale * b.objective_, rel=1e-6)
 
 
+
+def test_quantile_thresholds_move_with_repeated_rows_not_with_weights():
+    """Why scikit-learn's ``check_sample_weight_equivalence_on_dense_data`` is an expected failure of
+    BRCG (``interpretopt.estimator_checks``): the default binarizer takes deciles of the rows as given, so
+    repeating rows moves the literals, while the same integer weights leave them where they were."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    w = rng.integers(0, 4, size=len(y))
+    rep = np.repeat(np.arange(len(y)), w)
+    weighted = BRCGClassifier(max_literals=2, random_state=0).fit(X, y, sample_weight=w)
+    unweighted = BRCGClassifier(max_literals=2, random_state=0).fit(X, y)
+    repeated = BRCGClassifier(max_literals=2, random_state=0).fit(X[rep], y[rep])
+    thresholds = [m.binarizer_.thresholds_ for m in (weighted, unweighted, repeated)]  # feature -> thresholds
+    assert list(thresholds[0]) == list(thresholds[1]) == list(thresholds[2]) == [0, 1, 2]
+    for j in range(3):
+        np.testing.assert_array_equal(thresholds[0][j], thresholds[1][j])
+    assert any(not np.array_equal(thresholds[0][j], thresholds[2][j]) for j in range(3))
+
 def test_sample_weight_zero_drops_samples():
     X, y = _binary_problem(seed=2)
     w = np.ones(len(y))
